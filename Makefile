@@ -1,0 +1,49 @@
+# The verbs users type. `make install` creates .venv/ and installs the package there.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+DATA_DIR ?= ../shared/data
+MODEL_DIR ?= models/crf
+N_JOBS ?= -1
+export DEID_CRF_DATA_DIR := $(DATA_DIR)
+
+.PHONY: install train-crf evaluate test test-fast bench alignment lint clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: setup.cfg pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+## Train the default CRF on $(DATA_DIR)/meddocan/train, evaluate on dev, save to $(MODEL_DIR).
+train-crf: install
+	$(PY) -m deid_crf.train --data-dir $(DATA_DIR) --model-dir $(MODEL_DIR) --n-jobs $(N_JOBS)
+
+## Score a directory of system .ann files: make evaluate SYS=out/ [GOLD=$(DATA_DIR)/meddocan/dev]
+GOLD ?= $(DATA_DIR)/meddocan/dev
+evaluate: install
+	@test -n "$(SYS)" || { echo "usage: make evaluate SYS=DIR [GOLD=DIR]"; exit 2; }
+	$(PY) -m deid_crf.evaluate $(GOLD) $(SYS)
+
+## All tests, including the end-to-end ones on the shared MEDDOCAN data (marked slow).
+test: install
+	$(PY) -m pytest
+
+test-fast: install
+	$(PY) -m pytest -m "not slow"
+
+## Throughput, training time and memory on the dev split.
+bench: install
+	$(PY) -m deid_crf.bench --data-dir $(DATA_DIR)
+
+## How many gold entities of train+dev the tokenizer and sentence splitter cannot represent.
+alignment: install
+	$(PY) -m deid_crf.alignment --data-dir $(DATA_DIR)
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) models cache .pytest_cache .hypothesis

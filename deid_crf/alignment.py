@@ -1,0 +1,46 @@
+"""Report gold entities that the tokenizer or sentence splitter cannot represent.
+
+    python -m deid_crf.alignment [--data-dir DIR] [--splits train dev]
+
+Prints counts only (never entity text): entities with a boundary inside a token,
+entities crossing a sentence boundary, and the first few offenders by document id,
+offsets and type.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .bio import alignment
+from .config import data_dir
+from .corpus import CorpusError, read_brat_dir
+from .tokenize import Tokenizer
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m deid_crf.alignment", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--splits", nargs="+", default=["train", "dev"])
+    args = parser.parse_args(argv)
+    root = args.data_dir or data_dir()
+    try:
+        docs = [d for split in args.splits for d in read_brat_dir(root / "meddocan" / split)]
+    except CorpusError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    table = Tokenizer()([d.text for d in docs])
+    result = alignment(table, [d.entities for d in docs])
+    print(
+        f"splits: {'+'.join(args.splits)}  documents: {len(docs)}  tokens: {len(table)}  sentences: {table.n_sentences}"
+    )
+    print(f"gold entities:               {result.total}")
+    print(f"boundary inside a token:     {result.inside_token}")
+    print(f"crossing a sentence boundary: {result.crossing_sentence}")
+    print(f"covering no token:           {result.no_token}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""Every tunable setting of deid-crf, declared in one place.
+
+The defaults reproduce the numbers documented in the README. Configs are plain
+dataclasses so they serialise to the JSON saved next to a model.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+# Abbreviations after which a full stop does not end a sentence (compared lower-cased).
+# Titles, address words and administrative abbreviations of Spanish; not units ("mg/dl."
+# and "etc." often end a sentence).
+DEFAULT_ABBREVIATIONS = (
+    "dr",
+    "dra",
+    "drs",
+    "dras",
+    "sr",
+    "sra",
+    "sres",
+    "srta",
+    "d",
+    "dña",
+    "dª",
+    "prof",
+    "profa",
+    "lic",
+    "ing",
+    "avda",
+    "av",
+    "avd",
+    "ctra",
+    "crta",
+    "urb",
+    "c",
+    "cl",
+    "pza",
+    "pl",
+    "plza",
+    "pº",
+    "ps",
+    "pso",
+    "bº",
+    "bda",
+    "blq",
+    "bl",
+    "esc",
+    "pta",
+    "pt",
+    "piso",
+    "izq",
+    "izqda",
+    "izda",
+    "dcha",
+    "dch",
+    "dcho",
+    "drcha",
+    "nº",
+    "núm",
+    "num",
+    "apdo",
+    "edif",
+    "pol",
+    "ptal",
+    "sta",
+    "sto",
+    "sn",
+    "km",
+    "hosp",
+    "univ",
+    "dpto",
+    "dep",
+    "serv",
+    "tel",
+    "telf",
+    "tfno",
+    "fax",
+    "ej",
+    "aprox",
+    "vs",
+    "cf",
+    "pág",
+    "págs",
+    "fig",
+    "figs",
+    "art",
+    "col",
+    "cp",
+    "nhc",
+    "ss",
+    "gral",
+    "edf",
+    "ed",
+    "cra",
+    "carr",
+    "hnos",
+    "apto",
+    "ada",
+    "pa",
+    "cdad",
+    "nnal",
+    "no",
+    "calle",
+    "paseo",
+    "avenida",
+    "plaza",
+)
+
+
+@dataclass
+class TokenizerConfig:
+    """How text is cut into tokens and sentences."""
+
+    abbreviations: tuple[str, ...] = DEFAULT_ABBREVIATIONS
+    # Split words glued at a lower→upper case join ("CuéllarNºCol" → "Cuéllar", "Nº", "Col").
+    split_case_joins: bool = True
+
+
+@dataclass
+class FeatureConfig:
+    """Which feature groups are on and how wide the token window is."""
+
+    # Groups computed for the centre token (names from ``features.registry``).
+    groups: tuple[str, ...] = (
+        "lower",
+        "affixes",
+        "shape",
+        "flags",
+        "patterns",
+        "field_label",
+        "line_position",
+    )
+    # Window half-width and the feature columns repeated at each non-zero offset.
+    window: int = 2
+    window_columns: tuple[str, ...] = ("w", "sshape", "s3", "f")
+    affix_lengths: tuple[int, ...] = (1, 2, 3, 4)
+
+
+@dataclass
+class CRFConfig:
+    """Hyper-parameters of the linear-chain CRF (L-BFGS training)."""
+
+    c1: float = 0.05
+    c2: float = 0.01
+    max_iterations: int = 150
+    all_possible_transitions: bool = True
+    min_freq: int = 1
+
+
+def _from_dict(cls: type, data: dict[str, Any]) -> Any:
+    known = {f.name for f in fields(cls)}
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} keys: {sorted(unknown)}")
+    converted = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    return cls(**converted)
+
+
+@dataclass
+class TaggerConfig:
+    """Everything that defines a trained tagger besides its learned weights."""
+
+    tokenizer: TokenizerConfig = field(default_factory=TokenizerConfig)
+    features: FeatureConfig = field(default_factory=FeatureConfig)
+    crf: CRFConfig = field(default_factory=CRFConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TaggerConfig:
+        return cls(
+            tokenizer=_from_dict(TokenizerConfig, data.get("tokenizer", {})),
+            features=_from_dict(FeatureConfig, data.get("features", {})),
+            crf=_from_dict(CRFConfig, data.get("crf", {})),
+        )
+
+
+def data_dir() -> Path:
+    """Where the shared corpora live: ``$DEID_CRF_DATA_DIR``, else ``../shared/data``
+    relative to the current directory (the layout of a checkout)."""
+    return Path(os.environ.get("DEID_CRF_DATA_DIR", "../shared/data"))
+
+
+def default_model_dir() -> Path:
+    """Where ``make train-crf`` saves and ``deid_crf.tag`` looks for the model:
+    ``$DEID_CRF_MODEL_DIR``, else ``models/crf`` relative to the current directory."""
+    return Path(os.environ.get("DEID_CRF_MODEL_DIR", "models/crf"))

@@ -1,0 +1,103 @@
+"""Assemble feature columns for a :class:`TokenTable` and render them for a model.
+
+Type features are computed once per distinct token string and gathered to tokens;
+context features are computed over whole arrays; window features are shifts of the
+code arrays inside sentence boundaries. Only the last step is model specific:
+:meth:`Featurizer.crf_items` renders CRFsuite attribute strings through lookup
+tables, so no per-token dict is ever built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from features.encoding import factorize
+from features.registry import get_group
+from features.window import AFTER_SENTENCE, shifted_index
+
+from .config import FeatureConfig
+from .tokens import TokenTable
+
+CRFItems = list[list[list[str]]]  # sentences → tokens → attribute strings
+
+
+@dataclass
+class FeatureColumns:
+    """Integer-coded feature columns of every token: ``codes[:, j]`` indexes
+    ``vocab[j]``, the distinct values of column ``names[j]``."""
+
+    names: list[str]
+    codes: np.ndarray  # (n_tokens, n_columns) int32
+    vocab: list[list[str]]
+
+
+class Featurizer:
+    """Turns token tables into model inputs according to a :class:`FeatureConfig`."""
+
+    def __init__(self, config: FeatureConfig | None = None):
+        self.config = config or FeatureConfig()
+        self._groups = [get_group(name) for name in self.config.groups]
+
+    def columns(self, table: TokenTable) -> FeatureColumns:
+        type_codes, types = factorize(table.tokens.tolist())
+        line_key = (table.doc.astype(np.int64) << 32) | table.line.astype(np.int64)
+        names: list[str] = []
+        code_columns: list[np.ndarray] = []
+        vocab: list[list[str]] = []
+        for group in self._groups:
+            if group.kind == "type":
+                kwargs = {"lengths": self.config.affix_lengths} if group.name == "affixes" else {}
+                for name, per_type in group.extract(types, **kwargs).items():
+                    codes, values = factorize(per_type)
+                    names.append(name)
+                    code_columns.append(codes[type_codes] if len(codes) else codes)
+                    vocab.append(values)
+            else:
+                for name, per_token in group.extract(table.tokens, line_key).items():
+                    codes, values = factorize(per_token.tolist())
+                    names.append(name)
+                    code_columns.append(codes)
+                    vocab.append(values)
+        codes = np.stack(code_columns, axis=1) if code_columns else np.zeros((len(table), 0), np.int32)
+        return FeatureColumns(names, codes.reshape(len(table), len(names)), vocab)
+
+    def _window_plan(self, names: list[str]) -> list[tuple[int, int]]:
+        """(offset, column index) pairs: every column at offset 0, the window
+        columns at the other offsets."""
+        missing = [c for c in self.config.window_columns if c not in names]
+        if missing:
+            raise ValueError(f"window columns {missing} are not produced by groups {list(self.config.groups)}")
+        window = [names.index(c) for c in self.config.window_columns]
+        plan = [(0, j) for j in range(len(names))]
+        for offset in range(1, self.config.window + 1):
+            for sign in (-1, 1):
+                plan.extend((sign * offset, j) for j in window)
+        return plan
+
+    def crf_items(self, table: TokenTable) -> CRFItems:
+        """CRFsuite attribute strings (``"-1:w=nombre"``) per token, per sentence."""
+        cols = self.columns(table)
+        n = len(table)
+        sentence_ids = table.sentence_ids()
+        shifted = {}
+        rendered = [np.full(n, "bias", dtype=object)]
+        for offset, j in self._window_plan(cols.names):
+            prefix = f"{offset:+d}:" if offset else ""
+            name = cols.names[j]
+            lookup = np.array(
+                [f"{prefix}{name}={v}" for v in cols.vocab[j]] + [f"{prefix}<s>", f"{prefix}</s>"], dtype=object
+            )
+            codes = cols.codes[:, j]
+            if offset:
+                if offset not in shifted:
+                    shifted[offset] = shifted_index(sentence_ids, offset)
+                index = shifted[offset]
+                outside = index < 0
+                codes = codes[np.where(outside, 0, index)]
+                codes = np.where(outside, len(cols.vocab[j]) + (index == AFTER_SENTENCE), codes)
+            rendered.append(lookup[codes])
+        matrix = np.stack(rendered, axis=1) if n else np.zeros((0, len(rendered)), dtype=object)
+        rows = matrix.tolist()
+        return [rows[a:b] for a, b in table.sent_bounds.tolist()]

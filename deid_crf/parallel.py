@@ -1,0 +1,48 @@
+"""Split document batches into chunks for joblib workers and keep the order."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from joblib import Parallel, delayed
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def effective_jobs(n_jobs: int | None) -> int:
+    """``None``/``1`` → 1, ``-1`` → all cores, ``-2`` → all but one, as in joblib."""
+    cores = os.cpu_count() or 1
+    if n_jobs is None or n_jobs == 0:
+        return 1
+    if n_jobs < 0:
+        return max(1, cores + 1 + n_jobs)
+    return n_jobs
+
+
+def chunk_by_size(items: Sequence[T], sizes: Sequence[int], n_chunks: int) -> list[Sequence[T]]:
+    """Contiguous chunks of roughly equal total size (e.g. characters)."""
+    if n_chunks <= 1 or len(items) <= 1:
+        return [items]
+    total = sum(sizes) or 1
+    target = total / n_chunks
+    chunks, begin, acc = [], 0, 0
+    for i, size in enumerate(sizes):
+        acc += size
+        if acc >= target * (len(chunks) + 1) and i + 1 < len(items):
+            chunks.append(items[begin : i + 1])
+            begin = i + 1
+    chunks.append(items[begin:])
+    return [c for c in chunks if len(c)]
+
+
+def map_chunks(function: Callable[[Sequence[T]], R], texts: Sequence[T], n_jobs: int | None) -> list[R]:
+    """Apply ``function`` to chunks of ``texts`` (in worker processes when
+    ``n_jobs`` > 1) and return the results in chunk order."""
+    jobs = effective_jobs(n_jobs)
+    if jobs == 1 or len(texts) < 2:
+        return [function(texts)]
+    chunks = chunk_by_size(texts, [len(t) for t in texts], jobs * 2)
+    return Parallel(n_jobs=jobs)(delayed(function)(chunk) for chunk in chunks)

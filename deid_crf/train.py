@@ -1,0 +1,133 @@
+"""Train a tagger on MEDDOCAN splits, evaluate it and save it.
+
+    python -m deid_crf.train                      # train on train, evaluate on dev
+    python -m deid_crf.train --train train dev --eval none --model-dir models/crf-all
+    python -m deid_crf.train --config configs/crf.toml --c1 0.1
+
+Settings come from the defaults in :mod:`deid_crf.config`, then a config file
+(``.toml`` or ``.json`` with ``tokenizer``/``features``/``crf`` tables), then flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+from .config import TaggerConfig, data_dir, default_model_dir
+from .corpus import CorpusError, Document, read_brat_dir
+from .tagger import DeidTagger
+
+log = logging.getLogger("deid_crf.train")
+
+
+def load_config(path: Path | None) -> TaggerConfig:
+    if path is None:
+        return TaggerConfig()
+    try:
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8")) if path.suffix == ".toml" else json.loads(raw)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SystemExit(f"error: {path}: cannot read config ({exc})") from None
+    try:
+        return TaggerConfig.from_dict(data)
+    except (TypeError, ValueError) as exc:
+        raise SystemExit(f"error: {path}: {exc}") from None
+
+
+def read_splits(root: Path, splits: list[str]) -> list[Document]:
+    docs: list[Document] = []
+    for split in splits:
+        docs.extend(read_brat_dir(root / "meddocan" / split))
+    return docs
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m deid_crf.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help="shared data root (default: $DEID_CRF_DATA_DIR or ../shared/data)"
+    )
+    parser.add_argument(
+        "--train", nargs="+", default=["train"], metavar="SPLIT", help="MEDDOCAN splits to train on (default: train)"
+    )
+    parser.add_argument("--eval", default="dev", metavar="SPLIT", help="split to evaluate on, or 'none' (default: dev)")
+    parser.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        help="where to save the tagger (default: $DEID_CRF_MODEL_DIR or models/crf)",
+    )
+    parser.add_argument("--config", type=Path, default=None, help="TOML/JSON config file")
+    parser.add_argument("--c1", type=float, help="L1 regularisation")
+    parser.add_argument("--c2", type=float, help="L2 regularisation")
+    parser.add_argument("--max-iterations", type=int, help="L-BFGS iterations")
+    parser.add_argument("--min-freq", type=int, help="drop features seen fewer times")
+    parser.add_argument(
+        "--n-jobs", type=int, default=-1, help="processes for featurizing and tagging (default: all cores)"
+    )
+    parser.add_argument("--report-json", type=Path, help="also write the evaluation as JSON here")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    config = load_config(args.config)
+    overrides = {
+        k: v
+        for k, v in (
+            ("c1", args.c1),
+            ("c2", args.c2),
+            ("max_iterations", args.max_iterations),
+            ("min_freq", args.min_freq),
+        )
+        if v is not None
+    }
+    config.crf = replace(config.crf, **overrides)
+    root = args.data_dir or data_dir()
+    model_dir = args.model_dir or default_model_dir()
+    try:
+        train_docs = read_splits(root, args.train)
+        eval_docs = [] if args.eval == "none" else read_splits(root, [args.eval])
+    except CorpusError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    tagger = DeidTagger(
+        tokenizer_config=config.tokenizer,
+        feature_config=config.features,
+        n_jobs=args.n_jobs,
+        verbose=not args.quiet,
+        **vars(config.crf),
+    )
+    log.info("training on %s: %d documents", "+".join(args.train), len(train_docs))
+    started = time.perf_counter()
+    tagger.fit(train_docs)
+    log.info("trained in %.1f s", time.perf_counter() - started)
+    tagger.save(model_dir)
+    log.info("saved tagger to %s", model_dir)
+
+    if eval_docs:
+        from .evaluate import format_report, score_documents
+
+        started = time.perf_counter()
+        predicted = tagger.predict(eval_docs)
+        log.info("tagged %s (%d documents) in %.1f s", args.eval, len(eval_docs), time.perf_counter() - started)
+        system = [Document(d.doc_id, d.text, ents) for d, ents in zip(eval_docs, predicted, strict=False)]
+        scores = score_documents(eval_docs, system)
+        print(f"== evaluation on {args.eval} ==")
+        print(format_report(scores))
+        if args.report_json:
+            args.report_json.parent.mkdir(parents=True, exist_ok=True)
+            args.report_json.write_text(json.dumps(scores.to_dict(), indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

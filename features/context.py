@@ -1,0 +1,52 @@
+"""Features that depend on a token's place in its line, not on its string alone.
+
+All functions are vectorized over a whole batch: ``tokens`` is an object array of
+token strings, ``line_key`` an integer array equal for tokens on the same line of
+the same document (and different otherwise), in token order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _line_starts(line_key: np.ndarray) -> np.ndarray:
+    starts = np.ones(len(line_key), dtype=bool)
+    starts[1:] = line_key[1:] != line_key[:-1]
+    return starts
+
+
+def field_label(tokens: np.ndarray, line_key: np.ndarray) -> dict[str, np.ndarray]:
+    """The lower-cased word before the nearest preceding ``:`` on the same line.
+
+    MEDDOCAN headers read ``Nombre: Ernesto.`` or ``Médico: … NºCol: 28 28 70973.``;
+    the label says what the value is. Tokens with no label on their line get ``-``,
+    and the label word itself and its colon get ``-`` too.
+    """
+    n = len(tokens)
+    out = np.full(n, "-", dtype=object)
+    if n == 0:
+        return {"label": out}
+    index = np.arange(n)
+    is_colon = tokens == ":"
+    last_colon = np.maximum.accumulate(np.where(is_colon, index, -1))
+    # The label applies to tokens after the colon: shift by one.
+    colon_before = np.concatenate(([-1], last_colon[:-1]))
+    word_idx = colon_before - 1
+    valid = (word_idx >= 0) & (colon_before >= 0)
+    valid[valid] &= (line_key[colon_before[valid]] == line_key[valid]) & (line_key[word_idx[valid]] == line_key[valid])
+    labels = tokens[word_idx[valid]]
+    out[valid] = [w.lower() if w[:1].isalpha() else "-" for w in labels.tolist()]
+    return {"label": out}
+
+
+def line_position(tokens: np.ndarray, line_key: np.ndarray, cap: int = 4) -> dict[str, np.ndarray]:
+    """Index of the token in its line, capped (``0`` … ``4+``)."""
+    n = len(line_key)
+    if n == 0:
+        return {"linepos": np.zeros(0, dtype=object)}
+    starts = _line_starts(line_key)
+    first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
+    position = np.minimum(np.arange(n) - first, cap)
+    names = np.array([str(i) for i in range(cap)] + [f"{cap}+"], dtype=object)
+    return {"linepos": names[position]}
