@@ -77,6 +77,7 @@ def parse_ann(ann: str, text: str, name: str) -> list[Entity]:
     discontinuous spans are refused because MEDDOCAN has none."""
     entities = []
     for lineno, line in enumerate(ann.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip() or not line.startswith("T"):
             continue
         parts = line.split("\t")

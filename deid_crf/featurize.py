@@ -42,7 +42,6 @@ class Featurizer:
 
     def columns(self, table: TokenTable) -> FeatureColumns:
         type_codes, types = factorize(table.tokens.tolist())
-        line_key = (table.doc.astype(np.int64) << 32) | table.line.astype(np.int64)
         names: list[str] = []
         code_columns: list[np.ndarray] = []
         vocab: list[list[str]] = []
@@ -55,7 +54,7 @@ class Featurizer:
                     code_columns.append(codes[type_codes] if len(codes) else codes)
                     vocab.append(values)
             else:
-                for name, per_token in group.extract(table.tokens, line_key).items():
+                for name, per_token in group.extract(table.tokens, table.doc, table.line).items():
                     codes, values = factorize(per_token.tolist())
                     names.append(name)
                     code_columns.append(codes)
@@ -87,7 +86,8 @@ class Featurizer:
             prefix = f"{offset:+d}:" if offset else ""
             name = cols.names[j]
             lookup = np.array(
-                [f"{prefix}{name}={v}" for v in cols.vocab[j]] + [f"{prefix}<s>", f"{prefix}</s>"], dtype=object
+                [f"{prefix}{name}={v}" for v in cols.vocab[j]] + [f"{prefix}{name}=<s>", f"{prefix}{name}=</s>"],
+                dtype=object,
             )
             codes = cols.codes[:, j]
             if offset:

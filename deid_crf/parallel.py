@@ -31,7 +31,7 @@ def chunk_by_size(items: Sequence[T], sizes: Sequence[int], n_chunks: int) -> li
     chunks, begin, acc = [], 0, 0
     for i, size in enumerate(sizes):
         acc += size
-        if acc >= target * (len(chunks) + 1) and i + 1 < len(items):
+        if acc >= target * (len(chunks) + 1) and i + 1 < len(items) and len(chunks) + 1 < n_chunks:
             chunks.append(items[begin : i + 1])
             begin = i + 1
     chunks.append(items[begin:])

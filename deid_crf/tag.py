@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("several inputs need -o OUTPUT_DIR")
     if args.output_dir is not None and STDIN in paths and len(paths) > 1:
         parser.error("'-' (stdin) cannot be mixed with other inputs")
+    if args.output_dir is not None and args.output_dir.exists() and not args.output_dir.is_dir():
+        parser.error(f"{args.output_dir} exists and is not a directory")
 
     model_dir = args.model or default_model_dir()
     try:
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         sources.append(path)
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
+    n_input_problems = len(problems)
 
     predicted = tagger.tag_texts([d.text for d in docs]) if docs else []
     tokenizer = tagger.tokenizer()
@@ -117,16 +120,28 @@ def main(argv: list[str] | None = None) -> int:
         if args.output_dir is None:
             sys.stdout.write(rendered)
             continue
-        atomic_write_text(args.output_dir / f"{doc.doc_id}{SUFFIXES[args.format]}", rendered)
-        if args.format == "brat":
-            # The text beside the .ann makes OUTDIR a BRAT collection; re-encoding the
-            # decoded text as UTF-8 is byte-exact for UTF-8 input (BOM included).
-            target = args.output_dir / f"{doc.doc_id}.txt"
-            if source == STDIN or not target.exists() or not target.samefile(source):
-                atomic_write_text(target, doc.text)
+        try:
+            write_outputs(doc, source, rendered, args.output_dir, args.format)
+        except OSError as exc:
+            problems.append(
+                f"{args.output_dir}: cannot write output for {source} ({exc.strerror or type(exc).__name__})"
+            )
+            print(f"error: {problems[-1]}", file=sys.stderr)
     if args.output_dir is not None:
-        print(f"tagged {len(docs)} document(s) into {args.output_dir}; {len(problems)} problem(s)", file=sys.stderr)
+        written = len(docs) - (len(problems) - n_input_problems)
+        print(f"tagged {written} document(s) into {args.output_dir}; {len(problems)} problem(s)", file=sys.stderr)
     return 1 if problems else 0
+
+
+def write_outputs(doc: Document, source: str, rendered: str, output_dir: Path, fmt: str) -> None:
+    """Write the rendered annotations (and, for BRAT, the text beside them)."""
+    atomic_write_text(output_dir / f"{doc.doc_id}{SUFFIXES[fmt]}", rendered)
+    if fmt == "brat":
+        # The text beside the .ann makes the directory a BRAT collection; re-encoding
+        # the decoded text as UTF-8 is byte-exact for UTF-8 input (BOM included).
+        target = output_dir / f"{doc.doc_id}.txt"
+        if source == STDIN or not target.exists() or not target.samefile(source):
+            atomic_write_text(target, doc.text)
 
 
 if __name__ == "__main__":

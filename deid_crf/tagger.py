@@ -149,8 +149,13 @@ class DeidTagger(BaseEstimator):
         """Write ``config.json`` and the CRFsuite model to ``directory``, replacing
         an existing model only once the new one is completely written."""
         directory = Path(directory)
+        if directory.exists() and not (directory / CONFIG_FILE).is_file() and any(directory.iterdir()):
+            raise FileExistsError(f"{directory} exists and does not hold a model; refusing to replace it")
         directory.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+        umask = os.umask(0)
+        os.umask(umask)
+        staging.chmod(0o777 & ~umask)  # mkdtemp makes it owner-only; a model is not secret
         try:
             meta = {
                 "format": FORMAT_NAME,

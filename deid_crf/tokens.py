@@ -43,6 +43,8 @@ class TokenTable:
     @staticmethod
     def concat(tables: list[TokenTable]) -> TokenTable:
         """Join tables of disjoint document batches, in order."""
+        if not tables:
+            raise ValueError("no token tables to concatenate")
         if len(tables) == 1:
             return tables[0]
         texts: list[str] = []

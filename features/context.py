@@ -1,13 +1,18 @@
 """Features that depend on a token's place in its line, not on its string alone.
 
-All functions are vectorized over a whole batch: ``tokens`` is an object array of
-token strings, ``line_key`` an integer array equal for tokens on the same line of
-the same document (and different otherwise), in token order.
+All functions are vectorized over a whole batch, in token order: ``tokens`` is an
+object array of token strings, ``doc`` the document index of each token and
+``line`` its line number inside the document.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+
+def _line_key(doc: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """One integer per (document, line) pair."""
+    return (doc.astype(np.int64) << 32) | line.astype(np.int64)
 
 
 def _line_starts(line_key: np.ndarray) -> np.ndarray:
@@ -16,17 +21,18 @@ def _line_starts(line_key: np.ndarray) -> np.ndarray:
     return starts
 
 
-def field_label(tokens: np.ndarray, line_key: np.ndarray) -> dict[str, np.ndarray]:
+def field_label(tokens: np.ndarray, doc: np.ndarray, line: np.ndarray) -> dict[str, np.ndarray]:
     """The lower-cased word before the nearest preceding ``:`` on the same line.
 
     MEDDOCAN headers read ``Nombre: Ernesto.`` or ``Médico: … NºCol: 28 28 70973.``;
-    the label says what the value is. Tokens with no label on their line get ``-``,
-    and the label word itself and its colon get ``-`` too.
+    the label says what the value is. Tokens with no colon before them on their line
+    get ``-``; a later label word on the line (``NºCol``) carries the earlier label.
     """
     n = len(tokens)
     out = np.full(n, "-", dtype=object)
     if n == 0:
         return {"label": out}
+    line_key = _line_key(doc, line)
     index = np.arange(n)
     is_colon = tokens == ":"
     last_colon = np.maximum.accumulate(np.where(is_colon, index, -1))
@@ -40,12 +46,12 @@ def field_label(tokens: np.ndarray, line_key: np.ndarray) -> dict[str, np.ndarra
     return {"label": out}
 
 
-def line_position(tokens: np.ndarray, line_key: np.ndarray, cap: int = 4) -> dict[str, np.ndarray]:
+def line_position(tokens: np.ndarray, doc: np.ndarray, line: np.ndarray, cap: int = 4) -> dict[str, np.ndarray]:
     """Index of the token in its line, capped (``0`` … ``4+``)."""
-    n = len(line_key)
+    n = len(tokens)
     if n == 0:
         return {"linepos": np.zeros(0, dtype=object)}
-    starts = _line_starts(line_key)
+    starts = _line_starts(_line_key(doc, line))
     first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
     position = np.minimum(np.arange(n) - first, cap)
     names = np.array([str(i) for i in range(cap)] + [f"{cap}+"], dtype=object)

@@ -101,7 +101,7 @@ def patterns(types: Sequence[str]) -> Columns:
     values = []
     for t in types:
         name = "-"
-        if any(c.isdigit() or c in "@:/ºª" for c in t):
+        if any(c.isdigit() or c in "@:/.ºª" for c in t):
             for pattern_name, pattern in PATTERNS:
                 if pattern.fullmatch(t):
                     name = pattern_name

@@ -1,8 +1,8 @@
 """The named feature groups that a configuration can switch on and off.
 
 A *type* group maps distinct token strings to columns (computed once per type);
-a *context* group maps whole token arrays (``tokens``, ``line_key``) to per-token
-columns.
+a *context* group maps whole token arrays (``tokens``, ``doc``, ``line``) to
+per-token columns.
 """
 
 from __future__ import annotations

@@ -1,0 +1,142 @@
+"""Throughput, training time and peak memory on MEDDOCAN, with ratios to the
+tokenizer measured in the same run.
+
+    python -m deid_crf.bench [--data-dir DIR] [--skip-train] [--repeat 3]
+
+Speeds are tokens per second on the dev split (best of ``--repeat`` runs for the
+fast stages); training and memory are measured in child processes on the train
+split with the default configuration (``make train-crf``). The targets of the
+project are printed beside each number; nothing here is a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .config import data_dir
+from .corpus import read_brat_dir
+from .featurize import Featurizer
+from .parallel import effective_jobs, map_chunks
+from .tagger import DeidTagger, _Pipeline
+from .tokenize import Tokenizer
+
+TARGETS = {
+    "featurize_1proc_tok_s": (">=", 150_000),
+    "tag_all_cores_tok_s": (">=", 40_000),
+    "train_seconds": ("<=", 240),
+    "tokenize_tok_s": (">=", 300_000),
+}
+
+
+def best_time(function, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+_REPORT_PEAK = "\nimport resource; print('PEAK_KIB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+
+
+def child_peak(code: str, env: dict[str, str]) -> tuple[float, float]:
+    """Run ``code`` in a fresh interpreter; return its wall seconds and the peak
+    resident memory (MiB) of its main process (joblib workers not included)."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", code + _REPORT_PEAK], check=True, env=env, stdout=subprocess.PIPE, text=True
+    )
+    wall = time.perf_counter() - started
+    peak_kib = int(done.stdout.rsplit("PEAK_KIB", 1)[1])
+    return wall, peak_kib / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m deid_crf.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--skip-train", action="store_true", help="skip the training time and memory measurement")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--output", type=Path, default=Path("bench-results/bench.json"))
+    args = parser.parse_args(argv)
+    root = (args.data_dir or data_dir()).resolve()
+    dev = read_brat_dir(root / "meddocan" / "dev")
+    texts = [d.text for d in dev]
+    cores = effective_jobs(-1)
+    results: dict[str, float] = {}
+
+    tokenizer, featurizer = Tokenizer(), Featurizer()
+    n_tokens = len(tokenizer(texts))
+    results["tokenize_tok_s"] = n_tokens / best_time(lambda: tokenizer(texts), args.repeat)
+    results["featurize_1proc_tok_s"] = n_tokens / best_time(lambda: featurizer.crf_items(tokenizer(texts)), args.repeat)
+    pipeline = _Pipeline(tokenizer.config, featurizer.config)
+    results["featurize_all_cores_tok_s"] = n_tokens / best_time(lambda: map_chunks(pipeline.prepare, texts, -1), 1)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "DEID_CRF_DATA_DIR": str(root)}
+        model_dir = Path(tmp) / "model"
+        if not args.skip_train:
+            reference_code = (
+                "from deid_crf.corpus import read_brat_dir; from deid_crf.tokenize import Tokenizer; "
+                f"Tokenizer()([d.text for d in read_brat_dir({str(root / 'meddocan' / 'train')!r})])"
+            )
+            _, results["tokenize_train_peak_mib"] = child_peak(reference_code, env)
+            train_code = (
+                "from deid_crf.train import main; "
+                f"main(['--data-dir', {str(root)!r}, '--eval', 'none', '--model-dir', {str(model_dir)!r}, '--quiet'])"
+            )
+            results["train_seconds"], results["train_peak_mib"] = child_peak(train_code, env)
+            tagger = DeidTagger.load(model_dir)
+        else:
+            tagger = DeidTagger(max_iterations=30).fit(dev[:50])
+        results["tag_1proc_tok_s"] = n_tokens / best_time(lambda: tagger.tag_texts(texts, n_jobs=1), 1)
+        results["tag_all_cores_tok_s"] = n_tokens / best_time(lambda: tagger.tag_texts(texts, n_jobs=-1), 1)
+
+    train_tokens = None
+    if not args.skip_train:
+        train_texts = [d.text for d in read_brat_dir(root / "meddocan" / "train")]
+        train_tokens = len(tokenizer(train_texts))
+        tokenize_train = best_time(lambda: tokenizer(train_texts), 1)
+        results["train_over_tokenize_train"] = results["train_seconds"] / tokenize_train
+        results["train_peak_over_tokenize_peak"] = results["train_peak_mib"] / results["tokenize_train_peak_mib"]
+
+    reference = results["tokenize_tok_s"]
+    print(f"deid-crf benchmark — dev split: {len(dev)} documents, {n_tokens} tokens; {cores} core(s)")
+    if train_tokens:
+        print(f"training: train split, {train_tokens} tokens, default configuration")
+    print(f"{'measure':<28}{'value':>14}  {'ratio to tokenizer':>20}  target")
+    for key, value in results.items():
+        if key.endswith("_tok_s"):
+            ratio = f"{value / reference:.3f}x"
+            shown = f"{value:,.0f} tok/s"
+        elif key == "train_seconds":
+            ratio = f"{results['train_over_tokenize_train']:.0f}x tokenize(train)"
+            shown = f"{value:.1f} s"
+        elif key == "train_peak_mib":
+            ratio = f"{results['train_peak_over_tokenize_peak']:.2f}x tokenize peak"
+            shown = f"{value:,.0f} MiB"
+        elif key == "tokenize_train_peak_mib":
+            ratio, shown = "(reference)", f"{value:,.0f} MiB"
+        else:
+            continue
+        target = ""
+        if key in TARGETS:
+            op, bound = TARGETS[key]
+            met = value >= bound if op == ">=" else value <= bound
+            target = f"{op} {bound:,}  {'met' if met else 'NOT MET'}"
+        print(f"{key:<28}{shown:>14}  {ratio:>20}  {target}")
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps({"n_tokens": n_tokens, "cores": cores, **results}, indent=2) + "\n")
+    print(f"(written to {args.output})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

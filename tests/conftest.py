@@ -1,0 +1,100 @@
+"""Shared fixtures: the shared-data location, a tiny synthetic MEDDOCAN-like corpus
+and a tiny tagger trained on it. Every fake value is invented and distinctive, so a
+test can check that it never shows up in an error message."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from deid_crf.corpus import Document, Entity
+from deid_crf.tagger import DeidTagger
+
+REPO = Path(__file__).resolve().parents[1]
+
+# (first name, surnames, NHC, date, age) of each synthetic patient.
+PATIENTS = [
+    ("Zebulonio", "Quirtanilla Mofrejo", "368503", "03/03/1946", "63"),
+    ("Anselma", "Britovar Ulzama", "412907", "12/11/1952", "58"),
+    ("Teodulfo", "Carrasquel Nieva", "550218", "21/06/1938", "71"),
+    ("Rigoberta", "Palomequ Salcedo", "107734", "07/09/1960", "49"),
+    ("Eustaquio", "Valdorria Pinzal", "893012", "30/01/1975", "34"),
+    ("Wenceslada", "Oyarzun Fresneda", "264481", "15/04/1981", "28"),
+]
+# An unseen patient for checking predictions.
+UNSEEN = ("Filiberta", "Gorostiza Ventanal", "745120", "19/08/1949", "60")
+# Strings that must never appear in error output.
+FAKE_PHI = [p[0] for p in PATIENTS] + [UNSEEN[0], "Quirtanilla", "Gorostiza"]
+
+
+def make_document(doc_id: str, parts: list[str | tuple[str, str]]) -> Document:
+    """Concatenate ``parts``; a ``(text, TYPE)`` part becomes an entity."""
+    text, entities = "", []
+    for part in parts:
+        if isinstance(part, tuple):
+            value, label = part
+            entities.append(Entity(len(text), len(text) + len(value), label))
+            text += value
+        else:
+            text += part
+    return Document(doc_id, text, entities)
+
+
+def patient_document(doc_id: str, patient: tuple[str, str, str, str, str]) -> Document:
+    name, surnames, nhc, date, age = patient
+    return make_document(
+        doc_id,
+        [
+            "Nombre: ",
+            (name, "NOMBRE_SUJETO_ASISTENCIA"),
+            ".\nApellidos: ",
+            (surnames, "NOMBRE_SUJETO_ASISTENCIA"),
+            ".\nNHC: ",
+            (nhc, "ID_SUJETO_ASISTENCIA"),
+            ".\nFecha de ingreso: ",
+            (date, "FECHAS"),
+            ".\n\nPaciente de ",
+            (age, "EDAD_SUJETO_ASISTENCIA"),
+            " años que acude a consulta por dolor abdominal. La exploración es normal.\n",
+        ],
+    )
+
+
+@pytest.fixture(scope="session")
+def fake_phi() -> list[str]:
+    """Fake names of the synthetic documents, which no error output may contain."""
+    return FAKE_PHI
+
+
+@pytest.fixture(scope="session")
+def tiny_corpus() -> list[Document]:
+    return [patient_document(f"caso{i}", p) for i, p in enumerate(PATIENTS)]
+
+
+@pytest.fixture(scope="session")
+def unseen_document() -> Document:
+    return patient_document("nuevo", UNSEEN)
+
+
+@pytest.fixture(scope="session")
+def tiny_tagger(tiny_corpus: list[Document]) -> DeidTagger:
+    return DeidTagger(max_iterations=20).fit(tiny_corpus)
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tiny_tagger: DeidTagger, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tiny_tagger.save(tmp_path_factory.mktemp("model") / "crf")
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The shared MEDDOCAN data: fail in CI when it is missing, skip elsewhere."""
+    root = Path(os.environ.get("DEID_CRF_DATA_DIR", REPO.parent / "shared" / "data"))
+    if not (root / "meddocan" / "train").is_dir() or not (root / "meddocan" / "dev").is_dir():
+        message = f"shared MEDDOCAN data not found under {root} (set DEID_CRF_DATA_DIR)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return root

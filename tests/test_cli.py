@@ -1,0 +1,249 @@
+"""The tagging command line, ``python -m deid_crf.tag``, in process and as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from deid_crf.corpus import Document, format_ann
+from deid_crf.tag import main
+from deid_crf.tagger import DeidTagger
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def note_text(unseen_document: Document) -> str:
+    return unseen_document.text
+
+
+@pytest.fixture(scope="module")
+def other_text(tiny_corpus: list[Document]) -> str:
+    return tiny_corpus[0].text
+
+
+@pytest.fixture
+def run_main(capsys: pytest.CaptureFixture[str], fake_phi: list[str]) -> Callable[..., tuple[int, str, str]]:
+    """Run ``main`` with a model and one job; returns (status, stdout, stderr) and
+    checks that stderr holds none of the fake PHI."""
+
+    def run(model: Path, *args: str) -> tuple[int, str, str]:
+        status = main([*args, "--model", str(model), "--n-jobs", "1"])
+        out, err = capsys.readouterr()
+        assert not any(phi in err for phi in fake_phi)
+        return status, out, err
+
+    return run
+
+
+@pytest.fixture
+def run_cli(fake_phi: list[str]) -> Callable[..., subprocess.CompletedProcess[bytes]]:
+    """Run ``python -m deid_crf.tag``; checks that stderr has no traceback and no PHI."""
+
+    def run(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+        result = subprocess.run(
+            [sys.executable, "-m", "deid_crf.tag", *args],
+            input=stdin,
+            capture_output=True,
+            cwd=REPO,
+            env={**os.environ, **(env or {})},
+            timeout=120,
+        )
+        stderr = result.stderr.decode("utf-8", "replace")
+        assert "Traceback" not in stderr
+        assert not any(phi in stderr for phi in fake_phi)
+        return result
+
+    return run
+
+
+def write(path: Path, content: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+def expected_brat(tagger: DeidTagger, text: str) -> str:
+    return format_ann(tagger.tag_texts([text])[0], text)
+
+
+# --------------------------------------------------------------------------- formats
+
+
+def test_single_file_brat_on_stdout(tmp_path, tiny_model_dir, tiny_tagger, note_text, run_main):
+    note = write(tmp_path / "nota.txt", note_text)
+    status, out, err = run_main(tiny_model_dir, str(note))
+    assert (status, err) == (0, "")
+    assert out == expected_brat(tiny_tagger, note_text)
+    nhc = note_text.index("745120")
+    assert f"\tID_SUJETO_ASISTENCIA {nhc} {nhc + 6}\t745120\n" in out
+
+
+def test_json_format(tmp_path, tiny_model_dir, tiny_tagger, note_text, run_main):
+    note = write(tmp_path / "nota.txt", note_text)
+    status, out, _ = run_main(tiny_model_dir, str(note), "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["doc_id"] == "nota"
+    assert isinstance(data["entities"], list) and data["entities"]
+    for e in data["entities"]:
+        assert set(e) == {"type", "start", "end", "text"}
+        assert note_text[e["start"] : e["end"]] == e["text"]
+    assert {"type": "ID_SUJETO_ASISTENCIA", "text": "745120"}.items() <= data["entities"][2].items()
+
+
+def test_conll_format(tmp_path, tiny_model_dir, run_main):
+    note = write(tmp_path / "nota.txt", "NHC: 745120.\nSexo: H.\n")
+    status, out, _ = run_main(tiny_model_dir, str(note), "--format", "conll")
+    assert status == 0
+    blocks = out.split("\n\n")
+    assert blocks[-1] == ""  # every sentence ends with a blank line
+    rows = [line.split("\t") for line in blocks[0].split("\n")]
+    assert [r[:3] for r in rows] == [["NHC", "0", "3"], [":", "3", "4"], ["745120", "5", "11"], [".", "11", "12"]]
+    assert rows[2][3] == "B-ID_SUJETO_ASISTENCIA"
+    assert all(r[3] == "O" for i, r in enumerate(rows) if i != 2)
+    assert blocks[1].split("\n")[0].split("\t")[0] == "Sexo"
+
+
+def test_empty_file_gives_empty_output(tmp_path, tiny_model_dir, run_main):
+    empty = write(tmp_path / "vacia.txt", "")
+    assert run_main(tiny_model_dir, str(empty)) == (0, "", "")
+    status, out, _ = run_main(tiny_model_dir, str(empty), "--format", "json")
+    assert status == 0 and json.loads(out)["entities"] == []
+
+
+# --------------------------------------------------------------------------- directories
+
+
+def test_directory_to_output_dir_is_byte_exact(tmp_path, tiny_model_dir, tiny_tagger, note_text, other_text, run_main):
+    texts = {"nota": "\ufeff" + note_text.replace("\n", "\r\n", 1), "otra": other_text}
+    for name, text in texts.items():
+        write(tmp_path / "in" / f"{name}.txt", text)
+    write(tmp_path / "in" / "ignored.ann", "not an input")
+    status, out, err = run_main(tiny_model_dir, str(tmp_path / "in"), "-o", str(tmp_path / "out"))
+    assert (status, out) == (0, "")
+    assert "tagged 2 document(s)" in err
+    assert sorted(os.listdir(tmp_path / "out")) == ["nota.ann", "nota.txt", "otra.ann", "otra.txt"]
+    for name, text in texts.items():
+        assert (tmp_path / "out" / f"{name}.txt").read_bytes() == (tmp_path / "in" / f"{name}.txt").read_bytes()
+        assert (tmp_path / "out" / f"{name}.ann").read_text(encoding="utf-8") == expected_brat(tiny_tagger, text)
+
+
+def test_output_dir_in_place_and_json(tmp_path, tiny_model_dir, note_text, run_main):
+    note = write(tmp_path / "nota.txt", note_text)
+    assert run_main(tiny_model_dir, str(note), "-o", str(tmp_path))[0] == 0
+    assert note.read_text(encoding="utf-8") == note_text
+    assert sorted(os.listdir(tmp_path)) == ["nota.ann", "nota.txt"]
+    assert run_main(tiny_model_dir, str(note), "--format", "json", "-o", str(tmp_path / "j"))[0] == 0
+    assert os.listdir(tmp_path / "j") == ["nota.json"]
+
+
+def test_several_inputs_without_output_dir_is_a_usage_error(
+    tmp_path, capsys, tiny_model_dir, note_text, other_text, run_main
+):
+    a, b = write(tmp_path / "a.txt", note_text), write(tmp_path / "b.txt", other_text)
+    with pytest.raises(SystemExit) as info:
+        run_main(tiny_model_dir, str(a), str(b))
+    assert info.value.code == 2
+    assert "several inputs need -o" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_missing_model(tmp_path, note_text, run_main):
+    note = write(tmp_path / "nota.txt", note_text)
+    status, out, err = run_main(tmp_path / "no-model", str(note))
+    assert (status, out) == (2, "")
+    assert "make train-crf" in err and str(tmp_path / "no-model") in err
+
+
+def test_unreadable_inputs_are_reported_and_others_tagged(tmp_path, tiny_model_dir, tiny_tagger, note_text, run_main):
+    good = write(tmp_path / "in" / "buena.txt", note_text)
+    binary = write(tmp_path / "in" / "binaria.txt", b"Nombre: Zebulonio\x00\x00")
+    latin = write(tmp_path / "in" / "latina.txt", "Nombre: Zebulonio Núñez.\n".encode("latin-1"))
+    status, _, err = run_main(
+        tiny_model_dir, str(tmp_path / "in"), str(tmp_path / "nope.txt"), "-o", str(tmp_path / "out")
+    )
+    assert status == 1
+    assert f"{binary}: looks like a binary file" in err
+    assert f"{latin}: not valid utf-8" in err
+    assert f"{tmp_path / 'nope.txt'}: no such file" in err
+    assert "tagged 1 document(s)" in err
+    assert sorted(os.listdir(tmp_path / "out")) == ["buena.ann", "buena.txt"]
+    assert (tmp_path / "out" / "buena.ann").read_text(encoding="utf-8") == expected_brat(tiny_tagger, note_text)
+    assert good.read_text(encoding="utf-8") == note_text
+
+
+def test_duplicate_names_are_skipped(tmp_path, tiny_model_dir, note_text, other_text, run_main):
+    a = write(tmp_path / "x" / "nota.txt", note_text)
+    b = write(tmp_path / "y" / "nota.txt", other_text)
+    status, _, err = run_main(tiny_model_dir, str(a), str(b), "-o", str(tmp_path / "out"))
+    assert status == 1
+    assert f"{b}: another input has the same name 'nota'" in err
+    assert (tmp_path / "out" / "nota.txt").read_text(encoding="utf-8") == note_text
+
+
+def test_model_dir_from_environment(tmp_path, capsys, monkeypatch, tiny_model_dir, tiny_tagger, note_text):
+    note = write(tmp_path / "nota.txt", note_text)
+    monkeypatch.setenv("DEID_CRF_MODEL_DIR", str(tiny_model_dir))
+    assert main([str(note), "--n-jobs", "1"]) == 0
+    assert capsys.readouterr().out == expected_brat(tiny_tagger, note_text)
+
+
+def test_output_dir_that_is_a_file_is_a_usage_error(tmp_path, tiny_model_dir, note_text, run_main, capsys):
+    note = write(tmp_path / "nota.txt", note_text)
+    not_a_dir = write(tmp_path / "salida", "a file, not a directory")
+    with pytest.raises(SystemExit) as exc_info:
+        run_main(tiny_model_dir, str(note), "-o", str(not_a_dir))
+    assert exc_info.value.code == 2
+    assert f"{not_a_dir} exists and is not a directory" in capsys.readouterr().err
+
+
+def test_unwritable_output_is_reported(tmp_path, tiny_model_dir, note_text, run_main):
+    note = write(tmp_path / "nota.txt", note_text)
+    blocker = write(tmp_path / "bloque", "a file where a directory is needed")
+    status, _, err = run_main(tiny_model_dir, str(note), "-o", str(blocker / "salida"))
+    assert status == 1
+    assert f"error: {blocker / 'salida'}: cannot write output for {note}" in err
+    assert "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- subprocess
+
+
+def test_subprocess_stdin(tiny_model_dir, tiny_tagger, note_text, run_cli):
+    result = run_cli("-", "--model", str(tiny_model_dir), "--format", "json", stdin=("\ufeff" + note_text).encode())
+    assert result.returncode == 0
+    data = json.loads(result.stdout.decode("utf-8"))
+    assert data["doc_id"] == "stdin"
+    expected = tiny_tagger.tag_texts(["\ufeff" + note_text])[0]
+    assert [(e["start"], e["end"], e["type"]) for e in data["entities"]] == [(e.start, e.end, e.type) for e in expected]
+
+
+def test_subprocess_missing_model(tmp_path, note_text, run_cli):
+    note = write(tmp_path / "nota.txt", note_text)
+    result = run_cli(str(note), env={"DEID_CRF_MODEL_DIR": str(tmp_path / "none")})
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert "make train-crf" in result.stderr.decode()
+
+
+def test_subprocess_bad_files_default_jobs(tmp_path, tiny_model_dir, tiny_tagger, note_text, other_text, run_cli):
+    for name, text in (("a", note_text), ("b", other_text), ("c", note_text)):
+        write(tmp_path / "in" / f"{name}.txt", text)
+    write(tmp_path / "in" / "binaria.txt", b"\x00\x01Zebulonio")
+    write(tmp_path / "in" / "latina.txt", "Zebulonio Núñez".encode("latin-1"))
+    result = run_cli(str(tmp_path / "in"), "--model", str(tiny_model_dir), "-o", str(tmp_path / "out"))
+    stderr = result.stderr.decode()
+    assert result.returncode == 1
+    assert "binaria.txt: looks like a binary file" in stderr and "latina.txt: not valid utf-8" in stderr
+    assert sorted(os.listdir(tmp_path / "out")) == ["a.ann", "a.txt", "b.ann", "b.txt", "c.ann", "c.txt"]
+    assert (tmp_path / "out" / "b.ann").read_text(encoding="utf-8") == expected_brat(tiny_tagger, other_text)
+    assert (tmp_path / "out" / "a.ann").read_bytes() == (tmp_path / "out" / "c.ann").read_bytes()

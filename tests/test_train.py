@@ -1,0 +1,59 @@
+"""The training command line on a tiny synthetic BRAT corpus (the run on the shared
+MEDDOCAN data is in ``test_end_to_end.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deid_crf import train
+from deid_crf.config import TaggerConfig
+from deid_crf.corpus import Document, write_brat_dir
+from deid_crf.tagger import DeidTagger
+
+
+@pytest.fixture
+def data_root(tmp_path: Path, tiny_corpus: list[Document], unseen_document: Document) -> Path:
+    root = tmp_path / "data"
+    write_brat_dir(tiny_corpus, root / "meddocan" / "train")
+    write_brat_dir([unseen_document], root / "meddocan" / "dev")
+    return root
+
+
+def test_train_saves_model_and_prints_report(data_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    config = tmp_path / "crf.toml"
+    config.write_text("[features]\nwindow = 1\n\n[crf]\nc1 = 0.1\n", encoding="utf-8")
+    argv = ["--data-dir", str(data_root), "--model-dir", str(tmp_path / "crf"), "--config", str(config)]
+    assert train.main([*argv, "--max-iterations", "10", "--n-jobs", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "== evaluation on dev ==" in out and "Subtask 1 [NER]" in out and "Leak" in out
+    loaded = DeidTagger.load(tmp_path / "crf")
+    # File settings, then flags: window and c1 from the file, max_iterations from the flag.
+    assert (loaded.feature_config.window, loaded.c1, loaded.max_iterations) == (1, 0.1, 10)
+
+
+def test_train_without_evaluation(data_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    argv = ["--data-dir", str(data_root), "--train", "train", "dev", "--eval", "none"]
+    assert train.main([*argv, "--model-dir", str(tmp_path / "crf"), "--max-iterations", "3", "--quiet"]) == 0
+    assert capsys.readouterr().out == ""
+    assert DeidTagger.load(tmp_path / "crf").max_iterations == 3
+
+
+def test_train_missing_data_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    assert train.main(["--data-dir", str(tmp_path), "--model-dir", str(tmp_path / "crf"), "--quiet"]) == 2
+    assert "not a directory" in capsys.readouterr().err
+    assert not (tmp_path / "crf").exists()
+
+
+def test_load_config(tmp_path: Path):
+    assert train.load_config(None) == TaggerConfig()
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"features": {"groups": ["lower", "shape"]}}), encoding="utf-8")
+    assert train.load_config(path).features.groups == ("lower", "shape")
+    path.write_text(json.dumps({"crf": {"c3": 1.0}}), encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"c\.json: unknown CRFConfig keys: \['c3'\]"):
+        train.load_config(path)
+    with pytest.raises(SystemExit, match="cannot read config"):
+        train.load_config(tmp_path / "missing.toml")
