@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m deid_crf.alignment", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--splits", nargs="+", default=["train", "dev"])
+    parser.add_argument("--show", type=int, default=20, help="list this many offenders (id, offsets, type)")
     args = parser.parse_args(argv)
     root = args.data_dir or data_dir()
     try:
@@ -39,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"boundary inside a token:     {result.inside_token}")
     print(f"crossing a sentence boundary: {result.crossing_sentence}")
     print(f"covering no token:           {result.no_token}")
+    for d, entity, problem in result.offenders[: args.show]:
+        print(f"  {docs[d].doc_id} {entity.start}-{entity.end} {entity.type}: {problem}")
     return 0
 
 

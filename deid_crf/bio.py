@@ -9,7 +9,7 @@ the text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,10 +33,13 @@ class Alignment:
     inside_token: int  # a boundary falls inside a token
     crossing_sentence: int  # the entity spans two or more sentences
     no_token: int  # the entity covers no token at all
+    # (document index, entity, problem) of every entity counted above
+    offenders: list[tuple[int, Entity, str]] = field(default_factory=list)
 
 
-def _entity_token_ranges(table: TokenTable, entities: Sequence[Sequence[Entity]]) -> list[tuple[Entity, int, int]]:
-    """For every entity, the index of its first and last overlapping token."""
+def _entity_token_ranges(table: TokenTable, entities: Sequence[Sequence[Entity]]) -> list[tuple[int, Entity, int, int]]:
+    """For every entity, its document and the index of its first and last
+    overlapping token."""
     ranges = []
     for d, ents in enumerate(entities):
         a, b = table.doc_bounds[d]
@@ -44,7 +47,7 @@ def _entity_token_ranges(table: TokenTable, entities: Sequence[Sequence[Entity]]
         for e in ents:
             first = a + int(np.searchsorted(ends, e.start, side="right"))
             last = a + int(np.searchsorted(starts, e.end, side="left")) - 1
-            ranges.append((e, first, last))
+            ranges.append((d, e, first, last))
     return ranges
 
 
@@ -55,7 +58,7 @@ def encode(table: TokenTable, entities: Sequence[Sequence[Entity]]) -> np.ndarra
     boundary restarts with ``B-`` in the next sentence so each sentence is valid BIO.
     """
     labels = np.full(len(table), OUTSIDE, dtype=object)
-    for e, first, last in _entity_token_ranges(table, entities):
+    for _, e, first, last in _entity_token_ranges(table, entities):
         if first > last:
             continue
         labels[first] = "B-" + e.type
@@ -66,15 +69,18 @@ def encode(table: TokenTable, entities: Sequence[Sequence[Entity]]) -> np.ndarra
 def alignment(table: TokenTable, entities: Sequence[Sequence[Entity]]) -> Alignment:
     """Count entities that tokens or sentences cannot represent exactly."""
     sent_ids = table.sentence_ids()
-    inside = crossing = empty = total = 0
-    for e, first, last in _entity_token_ranges(table, entities):
-        total += 1
+    ranges = _entity_token_ranges(table, entities)
+    offenders = []
+    for d, e, first, last in ranges:
         if first > last:
-            empty += 1
+            offenders.append((d, e, "no_token"))
             continue
-        inside += int(table.start[first] != e.start or table.end[last] != e.end)
-        crossing += int(sent_ids[first] != sent_ids[last])
-    return Alignment(total, inside, crossing, empty)
+        if table.start[first] != e.start or table.end[last] != e.end:
+            offenders.append((d, e, "inside_token"))
+        if sent_ids[first] != sent_ids[last]:
+            offenders.append((d, e, "crossing_sentence"))
+    count = {kind: sum(o[2] == kind for o in offenders) for kind in ("inside_token", "crossing_sentence", "no_token")}
+    return Alignment(len(ranges), count["inside_token"], count["crossing_sentence"], count["no_token"], offenders)
 
 
 def _split_labels(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:

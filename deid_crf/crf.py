@@ -11,6 +11,8 @@ import sklearn_crfsuite
 from sklearn.base import BaseEstimator
 from tqdm.auto import tqdm
 
+from .config import CRFConfig
+
 MODEL_FILE = "model.crfsuite"
 
 
@@ -35,11 +37,11 @@ class CRFModel(BaseEstimator):
 
     def __init__(
         self,
-        c1: float = 0.05,
-        c2: float = 0.01,
-        max_iterations: int = 150,
-        all_possible_transitions: bool = True,
-        min_freq: int = 1,
+        c1: float = CRFConfig.c1,
+        c2: float = CRFConfig.c2,
+        max_iterations: int = CRFConfig.max_iterations,
+        all_possible_transitions: bool = CRFConfig.all_possible_transitions,
+        min_freq: int = CRFConfig.min_freq,
         verbose: bool = False,
     ):
         self.c1 = c1
@@ -62,7 +64,12 @@ class CRFModel(BaseEstimator):
             trainer_cls=_ProgressTrainer,
         )
         _ProgressTrainer.progress = tqdm(
-            total=self.max_iterations, desc="CRF L-BFGS", unit="it", disable=not self.verbose, leave=False
+            total=self.max_iterations,
+            desc="CRF L-BFGS",
+            unit="it",
+            disable=not self.verbose,
+            leave=False,
+            mininterval=2,
         )
         try:
             crf.fit(X, y)

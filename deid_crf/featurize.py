@@ -9,6 +9,9 @@ tables, so no per-token dict is ever built.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +36,20 @@ class FeatureColumns:
     vocab: list[list[str]]
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while millions of small lists are built:
+    they hold no cycles, and collections triggered by their allocation would scan
+    them again and again (about a third of the featurization time otherwise)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 class Featurizer:
     """Turns token tables into model inputs according to a :class:`FeatureConfig`."""
 
@@ -54,8 +71,7 @@ class Featurizer:
                     code_columns.append(codes[type_codes] if len(codes) else codes)
                     vocab.append(values)
             else:
-                for name, per_token in group.extract(table.tokens, table.doc, table.line).items():
-                    codes, values = factorize(per_token.tolist())
+                for name, (codes, values) in group.extract(table.tokens, table.doc, table.line).items():
                     names.append(name)
                     code_columns.append(codes)
                     vocab.append(values)
@@ -99,5 +115,6 @@ class Featurizer:
                 codes = np.where(outside, len(cols.vocab[j]) + (index == AFTER_SENTENCE), codes)
             rendered.append(lookup[codes])
         matrix = np.stack(rendered, axis=1) if n else np.zeros((0, len(rendered)), dtype=object)
-        rows = matrix.tolist()
-        return [rows[a:b] for a, b in table.sent_bounds.tolist()]
+        with _gc_paused():
+            rows = matrix.tolist()
+            return [rows[a:b] for a, b in table.sent_bounds.tolist()]

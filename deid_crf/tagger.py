@@ -65,7 +65,12 @@ class _ChunkTagger:
 
 
 class DeidTagger(BaseEstimator):
-    """Find PHI entities in documents with a linear-chain CRF."""
+    """Find PHI entities in documents with a linear-chain CRF.
+
+    ``n_jobs`` is the number of processes used to tokenize, featurize and tag
+    (``predict``, ``score``, ``tag_texts``); ``fit`` featurizes in one process and
+    CRFsuite trains on one core.
+    """
 
     def __init__(
         self,
@@ -111,15 +116,12 @@ class DeidTagger(BaseEstimator):
         docs = list(X)
         if not docs:
             raise ValueError("cannot fit on an empty document list")
-        pipeline = self._pipeline()
-        parts = map_chunks(pipeline.prepare, [d.text for d in docs], self.n_jobs)
-        items, labels, offset = [], [], 0
-        for table, chunk_items in parts:
-            chunk_docs = docs[offset : offset + len(table.texts)]
-            offset += len(table.texts)
-            token_labels = bio.encode(table, [d.entities for d in chunk_docs]).tolist()
-            labels.extend(token_labels[a:b] for a, b in table.sent_bounds.tolist())
-            items.extend(chunk_items)
+        # Features for training are built in this process: shipping millions of
+        # attribute strings back from workers costs more than computing them
+        # (`make bench`: featurize_all_cores_with_transfer vs featurize_1proc).
+        table, items = self._pipeline().prepare([d.text for d in docs])
+        token_labels = bio.encode(table, [d.entities for d in docs]).tolist()
+        labels = [token_labels[a:b] for a, b in table.sent_bounds.tolist()]
         config = self.tagger_config().crf
         self.model_ = CRFModel(**asdict(config), verbose=self.verbose).fit(items, labels)
         self.entity_types_ = sorted({label[2:] for label in self.model_.classes_ if label != bio.OUTSIDE})

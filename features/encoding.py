@@ -6,8 +6,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
+# An integer-coded column: codes (int32, one per element) into a list of values.
+Coded = tuple[np.ndarray, list[str]]
 
-def factorize(values: Iterable[str]) -> tuple[np.ndarray, list[str]]:
+
+def factorize(values: Iterable[str]) -> Coded:
     """Codes (int32, first-seen order) and the distinct values of ``values``.
 
     A dict lookup per element is faster than sorting object arrays (``np.unique``)

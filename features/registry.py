@@ -2,7 +2,7 @@
 
 A *type* group maps distinct token strings to columns (computed once per type);
 a *context* group maps whole token arrays (``tokens``, ``doc``, ``line``) to
-per-token columns.
+integer-coded per-token columns.
 """
 
 from __future__ import annotations

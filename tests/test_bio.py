@@ -158,11 +158,20 @@ def test_alignment_counts():
         Entity(text.index(" es ") + 3, text.index(" es ") + 4, "NADA"),  # only a space: no token
         span(text, "uan", "NOMBRE"),  # both boundaries inside one token
     ]
-    assert bio.alignment(table, [entities]) == bio.Alignment(total=5, inside_token=2, crossing_sentence=1, no_token=1)
+    result = bio.alignment(table, [entities])
+    assert (result.total, result.inside_token, result.crossing_sentence, result.no_token) == (5, 2, 1, 1)
+    assert [(d, e.type, problem) for d, e, problem in result.offenders] == [
+        (0, "NOMBRE", "inside_token"),
+        (0, "TERRITORIO", "crossing_sentence"),
+        (0, "NADA", "no_token"),
+        (0, "NOMBRE", "inside_token"),
+    ]
 
 
 def test_alignment_uses_each_documents_own_tokens():
     texts = ["Sexo: H.", "Vive en Madrid\nCentro."]
     table = tokenize(texts)
     gold = [[Entity(6, 7, "SEXO")], [span(texts[1], "Madrid\nCentro", "TERRITORIO")]]
-    assert bio.alignment(table, gold) == bio.Alignment(2, 0, 1, 0)
+    result = bio.alignment(table, gold)
+    assert (result.total, result.inside_token, result.crossing_sentence, result.no_token) == (2, 0, 1, 0)
+    assert [(d, problem) for d, _, problem in result.offenders] == [(1, "crossing_sentence")]

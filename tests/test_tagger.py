@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from sklearn.base import clone
 
+from deid_crf.config import CRFConfig
 from deid_crf.corpus import Document, Entity
 from deid_crf.crf import CRFModel
 from deid_crf.tagger import CONFIG_FILE, DeidTagger, ModelNotFoundError
@@ -111,7 +112,7 @@ def test_sklearn_parameter_api(tiny_tagger: DeidTagger):
     assert copy.set_params(c1=0.3, max_iterations=7) is copy
     assert (copy.c1, copy.max_iterations) == (0.3, 7)
     assert copy.tagger_config().crf.c1 == 0.3
-    assert tiny_tagger.c1 == 0.05  # the original is untouched
+    assert tiny_tagger.c1 == CRFConfig.c1  # the original is untouched
     assert CRFModel(c2=0.5).get_params()["c2"] == 0.5
 
 
