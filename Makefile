@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: install train-crf evaluate test test-fast bench alignment lint clean
+.PHONY: install train-crf evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table lint clean
 
 install: $(VENV)/.installed
 
@@ -41,6 +41,28 @@ bench: install
 ## How many gold entities of train+dev the tokenizer and sentence splitter cannot represent.
 alignment: install
 	$(PY) -m deid_crf.alignment --data-dir $(DATA_DIR)
+
+## Gazetteer word lists in gazetteers/lists/ from $(DATA_DIR)/gazetteer_sources (sources, licenses: gazetteers/lists/SOURCES.md).
+gazetteers: install
+	$(PY) -m gazetteers.build --data-dir $(DATA_DIR) --out gazetteers/lists
+
+## Built-in POS tagger in models/pos from SPACCC + UD GSD/PUD (see README, "Part-of-speech tagger").
+pos-model: models/pos/config.json
+models/pos/config.json: | install
+	$(PY) -m deid_crf.pos train --data-dir $(DATA_DIR) --model models/pos
+
+## fastText skipgram vectors + k-means clusters in models/embeddings from $(DATA_DIR)/unlabeled_es_clinical.
+embeddings: models/embeddings/clusters.npz
+models/embeddings/clusters.npz: | install
+	$(PY) -m deid_crf.embeddings train --data-dir $(DATA_DIR) --out models/embeddings
+
+## Feature-group ablation on dev (trains one CRF per row; about 3 minutes a row).
+ablation: install pos-model embeddings gazetteers
+	$(PY) -m deid_crf.ablation --data-dir $(DATA_DIR)
+
+## Rule layer on dev: model alone vs with the regex recognizers under each priority (README table).
+rules-table: install
+	$(PY) -m deid_crf.rules --evaluate --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -4,10 +4,32 @@
 >>> tagger = DeidTagger.load("models/crf")
 >>> tagger.tag_texts(["Nombre: Ernesto."])      # doctest: +SKIP
 [[Entity(start=8, end=15, type='NOMBRE_SUJETO_ASISTENCIA')]]
+
+>>> import deid_crf
+>>> deid = deid_crf.load("models/crf", seed=7)  # model + rule layer + surrogates
+>>> deid.deidentify("Nombre: Ernesto.", mode="masked").text      # doctest: +SKIP
+'Nombre: [NOMBRE_SUJETO_ASISTENCIA].'
 """
+
+from typing import TYPE_CHECKING
 
 from .corpus import Document, Entity
 from .tagger import DeidTagger
 
-__all__ = ["DeidTagger", "Document", "Entity"]
+if TYPE_CHECKING:
+    from .deidentify import Deidentifier, Result, load
+
+__all__ = ["DeidTagger", "Deidentifier", "Document", "Entity", "Result", "load"]
+
+
+def __getattr__(name: str):
+    # The de-identification API (and Faker) load on first use, so that importing the
+    # package, or running one of its modules with ``python -m``, stays light.
+    if name in ("Deidentifier", "Result", "load"):
+        from . import deidentify
+
+        return getattr(deidentify, name)
+    raise AttributeError(f"module 'deid_crf' has no attribute {name!r}")
+
+
 __version__ = "0.1.0"

@@ -52,6 +52,11 @@ class FeatureConfig:
     window: int = 2
     window_columns: tuple[str, ...] = ("w", "sshape", "s3", "f", "label")
     affix_lengths: tuple[int, ...] = (1, 2, 3, 4)
+    # Trained resources used by the "pos" group: built by `make pos-model`; a saved
+    # tagger carries its own copy, so these paths matter only for training.
+    pos_model: str = "models/pos"
+    embeddings_model: str = "models/embeddings"  # `make embeddings`
+    gazetteer_dir: str = "gazetteers/lists"  # `make gazetteers`
 
 
 @dataclass

@@ -15,12 +15,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from features.encoding import factorize
+from features.hashing import hash_strings
 from features.registry import get_group
 from features.window import AFTER_SENTENCE, shifted_index
 
 from .config import FeatureConfig
+from .resources import resource_inputs
 from .tokens import TokenTable
 
 CRFItems = list[list[list[str]]]  # sentences → tokens → attribute strings
@@ -71,7 +74,11 @@ class Featurizer:
                     code_columns.append(codes[type_codes] if len(codes) else codes)
                     vocab.append(values)
             else:
-                for name, (codes, values) in group.extract(table.tokens, table.doc, table.line).items():
+                if group.kind == "context":
+                    columns = group.extract(table.tokens, table.doc, table.line)
+                else:
+                    columns = group.extract(**resource_inputs(group.name, self.config, table))
+                for name, (codes, values) in columns.items():
                     names.append(name)
                     code_columns.append(codes)
                     vocab.append(values)
@@ -91,13 +98,15 @@ class Featurizer:
                 plan.extend((sign * offset, j) for j in window)
         return plan
 
-    def crf_items(self, table: TokenTable) -> CRFItems:
-        """CRFsuite attribute strings (``"-1:w=nombre"``) per token, per sentence."""
+    def _attribute_columns(self, table: TokenTable) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Per (offset, column) of the window plan: a lookup array of attribute
+        strings (``"-1:w=nombre"``, plus ``<s>``/``</s>`` for window positions outside
+        the sentence) and every token's index into it."""
         cols = self.columns(table)
         n = len(table)
         sentence_ids = table.sentence_ids()
-        shifted = {}
-        rendered = [np.full(n, "bias", dtype=object)]
+        shifted: dict[int, np.ndarray] = {}
+        yield np.array(["bias"], dtype=object), np.zeros(n, dtype=np.int32)
         for offset, j in self._window_plan(cols.names):
             prefix = f"{offset:+d}:" if offset else ""
             name = cols.names[j]
@@ -113,8 +122,25 @@ class Featurizer:
                 outside = index < 0
                 codes = codes[np.where(outside, 0, index)]
                 codes = np.where(outside, len(cols.vocab[j]) + (index == AFTER_SENTENCE), codes)
-            rendered.append(lookup[codes])
-        matrix = np.stack(rendered, axis=1) if n else np.zeros((0, len(rendered)), dtype=object)
+            yield lookup, codes
+
+    def crf_items(self, table: TokenTable) -> CRFItems:
+        """CRFsuite attribute strings (``"-1:w=nombre"``) per token, per sentence."""
+        rendered = [lookup[codes] for lookup, codes in self._attribute_columns(table)]
+        matrix = np.stack(rendered, axis=1) if len(table) else np.zeros((0, len(rendered)), dtype=object)
         with _gc_paused():
             rows = matrix.tolist()
             return [rows[a:b] for a, b in table.sent_bounds.tolist()]
+
+    def hashed_matrix(self, table: TokenTable, n_features: int) -> sparse.csr_matrix:
+        """The same attributes as :meth:`crf_items`, one-hot encoded into
+        ``n_features`` hashed columns: a CSR matrix built straight from integer
+        arrays (every token has the same number of attributes)."""
+        ids = [hash_strings(lookup.tolist(), n_features)[codes] for lookup, codes in self._attribute_columns(table)]
+        n, k = len(table), len(ids)
+        indices = np.stack(ids, axis=1).ravel() if n else np.zeros(0, dtype=np.int32)
+        indptr = np.arange(0, n * k + 1, k, dtype=np.int64)
+        data = np.ones(n * k, dtype=np.float32)
+        # Hash collisions inside a row leave duplicate entries, which sparse products
+        # add up, as one-hot features of the same column should.
+        return sparse.csr_matrix((data, indices, indptr), shape=(n, n_features))

@@ -1,4 +1,5 @@
-"""Render tagged documents in the annotation formats: BRAT, JSON and CoNLL."""
+"""Render de-identification results: annotation formats (BRAT, JSON, CoNLL) of the
+original text, or the masked / surrogate text itself."""
 
 from __future__ import annotations
 
@@ -6,22 +7,38 @@ import json
 
 from . import bio
 from .corpus import Document, format_ann
+from .deidentify import ANNOTATE, MASKED, SURROGATE, Result
 from .tokenize import Tokenizer
 
-FORMATS = ("brat", "json", "conll")
-SUFFIXES = {"brat": ".ann", "json": ".json", "conll": ".conll"}
+ANNOTATION_FORMATS = ("brat", "json", "conll")
+TEXT_FORMATS = (MASKED, SURROGATE)
+FORMATS = ANNOTATION_FORMATS + TEXT_FORMATS
+SUFFIXES = {"brat": ".ann", "json": ".json", "conll": ".conll", MASKED: ".txt", SURROGATE: ".txt"}
+
+
+def mode_of(fmt: str) -> str:
+    """The :class:`~deid_crf.deidentify.Deidentifier` mode a format needs."""
+    return fmt if fmt in TEXT_FORMATS else ANNOTATE
 
 
 def to_brat(doc: Document) -> str:
     return format_ann(doc.entities, doc.text)
 
 
-def to_json(doc: Document) -> str:
+def to_json(result: Result) -> str:
+    """``{"doc_id", "entities": [{type, start, end, text, confidence, source}]}``."""
     entities = [
-        {"type": e.type, "start": e.start, "end": e.end, "text": doc.text[e.start : e.end]}
-        for e in sorted(doc.entities)
+        {
+            "type": s.type,
+            "start": s.start,
+            "end": s.end,
+            "text": s.text,
+            "confidence": s.confidence,
+            "source": s.source,
+        }
+        for s in result.spans
     ]
-    return json.dumps({"doc_id": doc.doc_id, "entities": entities}, ensure_ascii=False, indent=2) + "\n"
+    return json.dumps({"doc_id": result.doc_id, "entities": entities}, ensure_ascii=False, indent=2) + "\n"
 
 
 def to_conll(doc: Document, tokenizer: Tokenizer) -> str:
@@ -37,11 +54,18 @@ def to_conll(doc: Document, tokenizer: Tokenizer) -> str:
     return "".join(lines)
 
 
-def render(doc: Document, fmt: str, tokenizer: Tokenizer) -> str:
-    if fmt == "brat":
-        return to_brat(doc)
+def render(result: Result, fmt: str, tokenizer: Tokenizer) -> str:
+    """``result`` in format ``fmt``; annotation formats need an ``annotate`` result
+    (whose text is the original), text formats a result of the same mode."""
+    if fmt in TEXT_FORMATS:
+        if result.mode != fmt:
+            raise ValueError(f"a {result.mode} result cannot be rendered as {fmt}")
+        return result.text
+    if fmt not in ANNOTATION_FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose from {FORMATS}")
+    if result.mode != ANNOTATE:
+        raise ValueError(f"annotation format {fmt} needs the original text, not a {result.mode} result")
     if fmt == "json":
-        return to_json(doc)
-    if fmt == "conll":
-        return to_conll(doc, tokenizer)
-    raise ValueError(f"unknown format {fmt!r}; choose from {FORMATS}")
+        return to_json(result)
+    doc = Document(result.doc_id, result.text, [s.entity for s in result.spans])
+    return to_brat(doc) if fmt == "brat" else to_conll(doc, tokenizer)

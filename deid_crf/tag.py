@@ -1,53 +1,47 @@
-"""Tag clinical texts with a trained deid-crf model.
+"""Find, mask or replace PHI in clinical texts with a trained deid-crf model.
 
-    python -m deid_crf.tag note.txt                   # BRAT annotations on stdout
-    python -m deid_crf.tag note.txt --format json
-    cat note.txt | python -m deid_crf.tag -
-    python -m deid_crf.tag notes/ -o tagged/          # tagged/NAME.ann + NAME.txt
+    python -m deid_crf.tag note.txt                          # BRAT annotations on stdout
+    python -m deid_crf.tag note.txt --format json            # spans with confidences
+    python -m deid_crf.tag note.txt --format masked          # [NOMBRE_SUJETO_ASISTENCIA]…
+    python -m deid_crf.tag note.txt --format surrogate --seed 7
+    cat note.txt | python -m deid_crf.tag - --format masked
+    python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
 
-Exit status: 0 when every input was tagged, 1 when some input could not be read
-(each is reported with its path and reason, the others are still tagged), 2 for a
-usage error or a missing model.
+Directories are searched recursively (--pattern, default *.txt) and mirrored under
+-o; a re-run skips documents whose outputs are up to date (--overwrite to redo them).
+
+Exit status: 0 when every input was processed, 1 when some input could not be read
+or written (each is reported with its path and reason, the others are still
+processed), 2 for a usage error or a missing model, 3 for an internal error, 130
+when interrupted. Messages name files, offsets, types and counts, never the text
+of a document.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
+from .batch import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_PATTERN,
+    STDIN,
+    Settings,
+    deidentifier,
+    discover,
+    plan,
+    run,
+)
 from .config import default_model_dir
-from .corpus import CorpusError, Document, atomic_write_text, decode_text, read_text
-from .output import FORMATS, SUFFIXES, render
-from .tagger import DeidTagger, ModelNotFoundError
+from .deidentify import DEFAULT_MASK, mask_function
+from .output import ANNOTATION_FORMATS, FORMATS
+from .rules import RULE_MODES
+from .surrogates import DEFAULT_KEEP
+from .tagger import ModelNotFoundError
 
-STDIN = "-"
-
-
-def collect_inputs(inputs: list[str]) -> tuple[list[str], list[str]]:
-    """Expand directories to their ``*.txt`` files; returns (paths, problems)."""
-    paths, problems = [], []
-    for item in inputs:
-        if item == STDIN:
-            paths.append(STDIN)
-            continue
-        path = Path(item)
-        if path.is_dir():
-            found = sorted(str(p) for p in path.glob("*.txt"))
-            if not found:
-                problems.append(f"{path}: directory has no .txt files")
-            paths.extend(found)
-        elif path.exists():
-            paths.append(str(path))
-        else:
-            problems.append(f"{path}: no such file or directory")
-    return paths, problems
-
-
-def read_input(path: str, encoding: str) -> Document:
-    if path == STDIN:
-        return Document("stdin", decode_text(sys.stdin.buffer.read(), "<stdin>", encoding))
-    return Document(Path(path).stem, read_text(path, encoding))
+log = logging.getLogger("deid_crf")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,90 +52,187 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=__doc__.split("\n\n", 1)[1],
     )
     parser.add_argument(
-        "inputs", nargs="+", metavar="INPUT", help="text files, directories of .txt files, or - for stdin"
+        "inputs", nargs="+", metavar="INPUT", help="text files, directories, glob patterns, or - for stdin"
     )
     parser.add_argument(
         "--model", type=Path, default=None, help="model directory (default: $DEID_CRF_MODEL_DIR or models/crf)"
     )
     parser.add_argument("--format", choices=FORMATS, default="brat", help="output format (default: brat)")
     parser.add_argument(
-        "-o", "--output-dir", type=Path, help="write NAME.ann/.json/.conll (and NAME.txt for brat) here"
+        "-o", "--output-dir", type=Path, help="write outputs here, mirroring the input tree (.ann/.json/.conll/.txt)"
     )
+    parser.add_argument("--pattern", default=DEFAULT_PATTERN, help="file pattern inside directories (default: *.txt)")
     parser.add_argument("--encoding", default="utf-8", help="encoding of the inputs (default: utf-8)")
-    parser.add_argument("--n-jobs", type=int, default=-1, help="processes for tagging (default: all cores)")
+    parser.add_argument(
+        "--max-bytes",
+        type=int,
+        default=DEFAULT_MAX_BYTES,
+        help=f"refuse inputs larger than this (default: {DEFAULT_MAX_BYTES}, 10 MiB)",
+    )
+    parser.add_argument(
+        "-j", "--jobs", "--n-jobs", dest="jobs", type=int, default=-1, help="worker processes (default: all cores)"
+    )
+    parser.add_argument("--overwrite", action="store_true", help="redo documents whose outputs are up to date")
+    parser.add_argument(
+        "--rules",
+        choices=RULE_MODES,
+        default="default",
+        help="rule layer: per-type priorities chosen on dev (default), off, or one priority for every type",
+    )
+    parser.add_argument(
+        "--no-propagate",
+        dest="propagate",
+        action="store_false",
+        help="do not search the rest of a document for the names found in it",
+    )
+    parser.add_argument("--mask", default=DEFAULT_MASK, help="masked format: placeholder template (default: [{type}])")
+    parser.add_argument("--mask-char", help="masked format: repeat this character over each span instead")
+    parser.add_argument("--seed", type=int, help="surrogate format: seed for reproducible surrogates")
+    parser.add_argument(
+        "--keep",
+        default=",".join(sorted(DEFAULT_KEEP)),
+        help="surrogate format: comma-separated types left unchanged (default: SEXO_SUJETO_ASISTENCIA; '' for none)",
+    )
+    parser.add_argument(
+        "--key-file", type=Path, help="masked/surrogate: write the original→replacement mapping here (mode 0600)"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every document (ids, counts and types)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="log errors only")
+    parser.add_argument("--log-file", type=Path, help="also append the log to this file")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar with documents/s (default: when writing to -o on a terminal)",
+    )
     return parser
+
+
+class _Formatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        return f"{record.levelname.lower()}: {message}" if record.levelno >= logging.WARNING else message
+
+
+def configure_logging(verbose: bool, quiet: bool, log_file: Path | None) -> list[logging.Handler]:
+    """Console (stderr) and optional file handlers on the ``deid_crf`` logger."""
+    for handler in list(log.handlers):
+        if getattr(handler, "_deid_crf_cli", False):
+            log.removeHandler(handler)
+            handler.close()
+    level = logging.ERROR if quiet else logging.DEBUG if verbose else logging.INFO
+    console = logging.StreamHandler(sys.stderr)
+    console.setFormatter(_Formatter())
+    console.addFilter(lambda record: record.levelno >= level)  # a filter survives tqdm's redirection
+    handlers: list[logging.Handler] = [console]
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        to_file = logging.FileHandler(log_file, encoding="utf-8")
+        to_file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        to_file.addFilter(lambda record: record.levelno >= (logging.DEBUG if verbose else logging.INFO))
+        handlers.append(to_file)
+    for handler in handlers:
+        handler._deid_crf_cli = True  # type: ignore[attr-defined]
+        log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
+    return handlers
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    paths, problems = collect_inputs(args.inputs)
-    if len(paths) > 1 and args.output_dir is None:
-        parser.error("several inputs need -o OUTPUT_DIR")
-    if args.output_dir is not None and STDIN in paths and len(paths) > 1:
-        parser.error("'-' (stdin) cannot be mixed with other inputs")
-    if args.output_dir is not None and args.output_dir.exists() and not args.output_dir.is_dir():
-        parser.error(f"{args.output_dir} exists and is not a directory")
-
-    model_dir = args.model or default_model_dir()
+    handlers = configure_logging(args.verbose, args.quiet, args.log_file)
     try:
-        tagger = DeidTagger.load(model_dir, n_jobs=args.n_jobs)
+        return _main(parser, args)
+    except KeyboardInterrupt:
+        log.error("interrupted; outputs written so far are complete, run again to resume")
+        return 130
+    except Exception as exc:  # never print the message or traceback: they may quote text
+        log.error(f"internal error ({type(exc).__name__}); outputs written so far are complete")
+        return 3
+    finally:
+        for handler in handlers:
+            log.removeHandler(handler)
+            handler.close()
+
+
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    out = args.output_dir
+    if out is not None and out.exists() and not out.is_dir():
+        parser.error(f"{out} exists and is not a directory")
+    if args.key_file is not None:
+        if args.format in ANNOTATION_FORMATS:
+            parser.error("--key-file goes with --format masked or surrogate")
+        if out is not None and out.resolve() in args.key_file.resolve().parents:
+            parser.error("--key-file must not be inside the output directory: keep the key apart from the outputs")
+    try:
+        mask_function(args.mask, args.mask_char)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.max_bytes <= 0:
+        parser.error("--max-bytes must be positive")
+
+    found, problems = discover(args.inputs, args.pattern, out)
+    if len(found) > 1 and out is None:
+        parser.error("several inputs need -o OUTPUT_DIR")
+    if any(source == STDIN for source, _ in found) and len(found) > 1:
+        parser.error("'-' (stdin) cannot be mixed with other inputs")
+    items, refused = plan(found, args.format, out)
+    problems += refused
+
+    keep = tuple(t.strip() for t in args.keep.split(",") if t.strip())
+    settings = Settings(
+        model_dir=str(args.model or default_model_dir()),
+        fmt=args.format,
+        rules=args.rules,
+        propagate=args.propagate and args.rules != "off",
+        mask=args.mask,
+        mask_char=args.mask_char,
+        seed=args.seed if args.seed is not None else _random_seed(),
+        keep=keep,
+        encoding=args.encoding,
+        max_bytes=args.max_bytes,
+    )
+    try:
+        deidentifier(settings)  # loads the model here once: a missing one is a usage error
     except ModelNotFoundError:
-        print(
-            f"error: no trained model in {model_dir}; run `make train-crf` first or pass --model DIR", file=sys.stderr
-        )
+        log.error(f"no trained model in {settings.model_dir}; run `make train-crf` first or pass --model DIR")
         return 2
     except (OSError, ValueError) as exc:
-        print(f"error: cannot load model: {exc}", file=sys.stderr)
+        log.error(f"cannot load model from {settings.model_dir} ({type(exc).__name__})")
         return 2
-
-    docs, sources, seen = [], [], set()
-    for path in paths:
-        try:
-            doc = read_input(path, args.encoding)
-        except CorpusError as exc:
-            problems.append(str(exc))
-            continue
-        if doc.doc_id in seen:
-            problems.append(f"{path}: another input has the same name {doc.doc_id!r}; skipped")
-            continue
-        seen.add(doc.doc_id)
-        docs.append(doc)
-        sources.append(path)
     for problem in problems:
-        print(f"error: {problem}", file=sys.stderr)
-    n_input_problems = len(problems)
+        log.error(problem)
 
-    predicted = tagger.tag_texts([d.text for d in docs]) if docs else []
-    tokenizer = tagger.tokenizer()
-    for doc, source, entities in zip(docs, sources, predicted, strict=False):
-        doc.entities = entities
-        rendered = render(doc, args.format, tokenizer)
-        if args.output_dir is None:
-            sys.stdout.write(rendered)
-            continue
-        try:
-            write_outputs(doc, source, rendered, args.output_dir, args.format)
-        except OSError as exc:
-            problems.append(
-                f"{args.output_dir}: cannot write output for {source} ({exc.strerror or type(exc).__name__})"
-            )
-            print(f"error: {problems[-1]}", file=sys.stderr)
-    if args.output_dir is not None:
-        written = len(docs) - (len(problems) - n_input_problems)
-        print(f"tagged {written} document(s) into {args.output_dir}; {len(problems)} problem(s)", file=sys.stderr)
-    return 1 if problems else 0
+    stdin_data = sys.stdin.buffer.read() if any(item.source == STDIN for item in items) else None
+    progress = args.progress if args.progress is not None else (out is not None and sys.stderr.isatty())
+    summary = run(
+        items,
+        settings,
+        jobs=1 if stdin_data is not None else args.jobs,
+        overwrite=args.overwrite,
+        key_file=args.key_file,
+        progress=progress,
+        stdin_data=stdin_data,
+    )
+    counts = summary.counts
+    failed = counts["failed"] + len(problems)
+    if out is not None:
+        verb = "tagged" if args.format in ANNOTATION_FORMATS else "de-identified"
+        done = counts["ok"] + counts["empty"]
+        rate = done / summary.seconds if summary.seconds > 0 else 0.0
+        log.info(
+            f"{verb} {done} document(s) into {out}: {counts['ok']} ok, {failed} failed, "
+            f"{counts['skipped']} skipped (up to date), {counts['empty']} empty; {rate:.1f} documents/s"
+        )
+    return 1 if failed else 0
 
 
-def write_outputs(doc: Document, source: str, rendered: str, output_dir: Path, fmt: str) -> None:
-    """Write the rendered annotations (and, for BRAT, the text beside them)."""
-    atomic_write_text(output_dir / f"{doc.doc_id}{SUFFIXES[fmt]}", rendered)
-    if fmt == "brat":
-        # The text beside the .ann makes the directory a BRAT collection; re-encoding
-        # the decoded text as UTF-8 is byte-exact for UTF-8 input (BOM included).
-        target = output_dir / f"{doc.doc_id}.txt"
-        if source == STDIN or not target.exists() or not target.samefile(source):
-            atomic_write_text(target, doc.text)
+def _random_seed() -> int:
+    import secrets
+
+    return secrets.randbits(63)
 
 
 if __name__ == "__main__":

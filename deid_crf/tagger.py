@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from . import bio
+from . import bio, resources
 from .config import CRFConfig, FeatureConfig, TaggerConfig, TokenizerConfig
 from .corpus import Document, Entity
 from .crf import CRFModel
@@ -62,6 +62,30 @@ class _ChunkTagger:
         table, items = self.pipeline.prepare(texts)
         labels = [label for sentence in self.model.predict(items) for label in sentence]
         return bio.decode(table, np.array(labels, dtype=object))
+
+
+class _ScoredChunkTagger(_ChunkTagger):
+    """Like :class:`_ChunkTagger`, with each entity's confidence: the CRF marginal
+    probability of the predicted label, averaged over the entity's tokens."""
+
+    def __call__(self, texts: Sequence[str]) -> list[list[tuple[Entity, float]]]:
+        table, items = self.pipeline.prepare(texts)
+        crf = self.model.crf_.tagger_
+        labels: list[str] = []
+        marginals: list[float] = []
+        for xseq in items:
+            sequence = crf.tag(xseq)  # also sets xseq for the marginals below
+            labels.extend(sequence)
+            marginals.extend(crf.marginal(label, i) for i, label in enumerate(sequence))
+        cumulative = np.concatenate(([0.0], np.cumsum(marginals)))
+        scored = []
+        for d, entities in enumerate(bio.decode(table, np.array(labels, dtype=object))):
+            a, b = table.doc_bounds[d]
+            first = a + np.searchsorted(table.start[a:b], [e.start for e in entities])
+            last = a + np.searchsorted(table.end[a:b], [e.end for e in entities])
+            mean = (cumulative[last + 1] - cumulative[first]) / np.maximum(last + 1 - first, 1)
+            scored.append(list(zip(entities, mean.tolist(), strict=True)))
+        return scored
 
 
 class DeidTagger(BaseEstimator):
@@ -135,6 +159,17 @@ class DeidTagger(BaseEstimator):
         parts = map_chunks(worker, list(texts), self.n_jobs if n_jobs is None else n_jobs)
         return [entities for part in parts for entities in part]
 
+    def tag_texts_with_confidence(
+        self, texts: Sequence[str], n_jobs: int | None = None
+    ) -> list[list[tuple[Entity, float]]]:
+        """Like :meth:`tag_texts`, each entity paired with its confidence: the CRF
+        marginal probability of the predicted label averaged over its tokens."""
+        if not texts:
+            return []
+        worker = _ScoredChunkTagger(self._pipeline(), self.model_)
+        parts = map_chunks(worker, list(texts), self.n_jobs if n_jobs is None else n_jobs)
+        return [entities for part in parts for entities in part]
+
     def predict(self, X: Sequence[Document]) -> list[list[Entity]]:
         return self.tag_texts([d.text for d in X])
 
@@ -159,11 +194,13 @@ class DeidTagger(BaseEstimator):
         os.umask(umask)
         staging.chmod(0o777 & ~umask)  # mkdtemp makes it owner-only; a model is not secret
         try:
+            config = self.tagger_config()
+            config.features = resources.bundle(config.features, staging)
             meta = {
                 "format": FORMAT_NAME,
                 "version": FORMAT_VERSION,
                 "kind": "crf",
-                "config": self.tagger_config().to_dict(),
+                "config": config.to_dict(),
                 "entity_types": self.entity_types_,
             }
             (staging / CONFIG_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -195,6 +232,7 @@ class DeidTagger(BaseEstimator):
         if meta.get("format") != FORMAT_NAME or meta.get("version") != FORMAT_VERSION:
             raise ValueError(f"{config_path}: not a {FORMAT_NAME} v{FORMAT_VERSION} model")
         config = TaggerConfig.from_dict(meta["config"])
+        config.features = resources.resolve(config.features, directory)
         crf = config.crf
         tagger = cls(
             tokenizer_config=config.tokenizer,

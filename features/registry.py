@@ -2,7 +2,9 @@
 
 A *type* group maps distinct token strings to columns (computed once per type);
 a *context* group maps whole token arrays (``tokens``, ``doc``, ``line``) to
-integer-coded per-token columns.
+integer-coded per-token columns; a *resource* group does the same from the output
+of a trained resource (POS tagger, gazetteers, embeddings), which the application
+computes and passes in (see ``deid_crf.resources``).
 """
 
 from __future__ import annotations
@@ -10,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import context, lexical
+from . import context, embedding, gazetteer, lexical, pos
 
 
 @dataclass(frozen=True)
 class FeatureGroup:
     name: str
-    kind: str  # "type" or "context"
+    kind: str  # "type", "context" or "resource" (needs a trained model or word list)
     extract: Callable[..., dict]
     description: str
 
@@ -31,6 +33,9 @@ GROUPS: dict[str, FeatureGroup] = {
         FeatureGroup("patterns", "type", lexical.patterns, "regex flags: e-mail, URL, date, phone, ids"),
         FeatureGroup("field_label", "context", context.field_label, "header label before ':' on the line"),
         FeatureGroup("line_position", "context", context.line_position, "token index in its line"),
+        FeatureGroup("pos", "resource", pos.pos_columns, "UPOS, EAGLES-2, UPOS|word and UPOS bigram (POS tagger)"),
+        FeatureGroup("embeddings", "resource", embedding.cluster_columns, "fastText k-means cluster ids (64/256/1024)"),
+        FeatureGroup("gazetteers", "resource", gazetteer.extract, "longest-match gazetteer BIO tags and name bands"),
     )
 }
 

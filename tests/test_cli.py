@@ -93,8 +93,9 @@ def test_json_format(tmp_path, tiny_model_dir, tiny_tagger, note_text, run_main)
     assert data["doc_id"] == "nota"
     assert isinstance(data["entities"], list) and data["entities"]
     for e in data["entities"]:
-        assert set(e) == {"type", "start", "end", "text"}
+        assert set(e) == {"type", "start", "end", "text", "confidence", "source"}
         assert note_text[e["start"] : e["end"]] == e["text"]
+        assert 0.0 < e["confidence"] <= 1.0 and e["source"] in ("model", "rule", "model+rule")
     assert {"type": "ID_SUJETO_ASISTENCIA", "text": "745120"}.items() <= data["entities"][2].items()
 
 
@@ -113,7 +114,7 @@ def test_conll_format(tmp_path, tiny_model_dir, run_main):
 
 def test_empty_file_gives_empty_output(tmp_path, tiny_model_dir, run_main):
     empty = write(tmp_path / "vacia.txt", "")
-    assert run_main(tiny_model_dir, str(empty)) == (0, "", "")
+    assert run_main(tiny_model_dir, str(empty)) == (0, "", f"warning: {empty}: empty input; empty output written\n")
     status, out, _ = run_main(tiny_model_dir, str(empty), "--format", "json")
     assert status == 0 and json.loads(out)["entities"] == []
 

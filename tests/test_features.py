@@ -244,7 +244,7 @@ def test_unknown_group_or_window_column_is_a_value_error():
 def test_registry_groups_are_declared():
     default_groups = FeatureConfig().groups
     assert set(default_groups) <= set(GROUPS)
-    assert all(g.kind in ("type", "context") for g in GROUPS.values())
+    assert all(g.kind in ("type", "context", "resource") for g in GROUPS.values())
 
 
 def test_features_package_does_not_import_deid_crf():

@@ -1,0 +1,442 @@
+"""Batch processing: many inputs in, an output tree mirroring them out, resumable.
+
+* Inputs are files, directories (searched recursively for ``pattern``, ``*.txt`` by
+  default; hidden files and folders are skipped), glob patterns (``notes/**/*.txt``)
+  or ``-`` for standard input.
+* Documents are processed in chunks by joblib workers; each worker loads the model
+  once and keeps it for every chunk it gets.
+* Each output is written atomically (temporary file + rename) by the main process,
+  after the document's key record, if any, has been appended to the key file. A
+  document whose outputs all exist and are not older than its input is skipped
+  (``overwrite`` forces it), so a run killed at any moment resumes where it stopped
+  and, with a seed, ends with exactly the outputs of an uninterrupted run; temporary
+  files a kill left behind are removed when the run resumes.
+* A bad input (unreadable, binary, not in the encoding, over ``max_bytes``) is
+  reported with its path and reason and the batch goes on; an empty input gives
+  empty outputs and a warning.
+
+Nothing logged or raised here holds document text: only paths, document ids,
+offsets, types and counts.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import logging
+import math
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .corpus import CorpusError, atomic_write_text, decode_text, read_text
+from .deidentify import Deidentifier
+from .output import SUFFIXES, mode_of, render
+from .parallel import effective_jobs
+from .rules import rule_layer
+from .tagger import DeidTagger
+
+log = logging.getLogger("deid_crf")
+
+STDIN = "-"
+STDOUT = "-"
+DEFAULT_PATTERN = "*.txt"
+# Clinical notes are kilobytes; a file over 10 MiB is almost surely not one, and
+# tagging it would hold a worker for minutes.
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+
+OK, FAILED, EMPTY, SKIPPED = "ok", "failed", "empty", "skipped"
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One input document: where it is read, its id and where its outputs go
+    (``("-",)`` for standard output)."""
+
+    source: str
+    doc_id: str
+    outputs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a worker needs to rebuild the de-identifier (picklable)."""
+
+    model_dir: str
+    fmt: str
+    rules: str = "default"
+    propagate: bool = True
+    mask: str = "[{type}]"
+    mask_char: str | None = None
+    seed: int = 0
+    keep: tuple[str, ...] = ("SEXO_SUJETO_ASISTENCIA",)
+    encoding: str = "utf-8"
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+@dataclass
+class Outcome:
+    """What happened to one document; ``files`` maps output paths to contents."""
+
+    doc_id: str
+    source: str
+    status: str
+    reason: str = ""
+    files: dict[str, str] = field(default_factory=dict, repr=False)
+    key: dict[str, Any] | None = field(default=None, repr=False)
+    counts: dict[str, int] = field(default_factory=dict)
+    n_chars: int = 0
+
+
+@dataclass
+class Summary:
+    counts: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> int:
+        return self.counts[FAILED]
+
+
+# ----------------------------------------------------------------------------- inputs
+
+
+def _hidden(relative: Path) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    try:
+        path.resolve().relative_to(directory.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def discover(
+    inputs: Sequence[str], pattern: str = DEFAULT_PATTERN, output_dir: Path | None = None
+) -> tuple[list[tuple[str, Path]], list[str]]:
+    """``(source, relative path)`` of every input document, and problems found.
+
+    A directory contributes its files matching ``pattern`` at any depth (relative to
+    it), except hidden ones and, when the output directory lies inside it, the
+    outputs; a glob contributes its matches relative to its fixed leading folder; a
+    file is relative to its own folder.
+    """
+    found: list[tuple[str, Path]] = []
+    problems: list[str] = []
+    for item in inputs:
+        if item == STDIN:
+            found.append((STDIN, Path("stdin.txt")))
+            continue
+        path = Path(item)
+        if path.is_dir():
+            skip_outputs = output_dir is not None and _inside(output_dir, path) and not _inside(path, output_dir)
+            matches = []
+            for p in sorted(path.rglob(pattern)):
+                relative = p.relative_to(path)
+                if p.is_file() and not _hidden(relative) and not (skip_outputs and _inside(p, output_dir)):
+                    matches.append((str(p), relative))
+            if not matches:
+                problems.append(f"{path}: directory has no {pattern} files")
+            found.extend(matches)
+        elif path.exists():
+            found.append((str(path), Path(path.name)))
+        elif glob.has_magic(item):
+            parts = Path(item).parts
+            fixed = next((i for i, part in enumerate(parts) if glob.has_magic(part)), len(parts))
+            root = Path(*parts[:fixed]) if fixed else Path(".")
+            matches = [Path(p) for p in sorted(glob.glob(item, recursive=True)) if Path(p).is_file()]
+            if not matches:
+                problems.append(f"{item}: no file matches")
+            found.extend((str(p), p.relative_to(root)) for p in matches)
+        else:
+            problems.append(f"{path}: no such file or directory")
+    return found, problems
+
+
+def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -> tuple[list[WorkItem], list[str]]:
+    """Work items with their output paths (mirroring the input tree under
+    ``output_dir``; standard output without it), and the inputs refused."""
+    items: list[WorkItem] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for source, relative in found:
+        doc_id = relative.with_suffix("").as_posix()
+        if doc_id in seen:
+            problems.append(f"{source}: another input has the same name {doc_id!r}; skipped")
+            continue
+        seen.add(doc_id)
+        if output_dir is None:
+            items.append(WorkItem(source, doc_id, (STDOUT,)))
+            continue
+        target = output_dir / relative.with_suffix(SUFFIXES[fmt])
+        outputs = [target]
+        if fmt == "brat":
+            # The text beside the .ann makes the output a BRAT collection.
+            outputs.append(output_dir / relative.with_suffix(".txt"))
+        if source != STDIN:
+            clash = [o for o in outputs if o.exists() and o.samefile(source)]
+            if clash and fmt != "brat":
+                problems.append(f"{source}: the output would overwrite the input; choose another output directory")
+                continue
+            outputs = [o for o in outputs if o not in clash]
+        items.append(WorkItem(source, doc_id, tuple(str(o) for o in outputs)))
+    return items, problems
+
+
+def remove_stale_temporaries(item: WorkItem) -> None:
+    """Delete temporary files that a run killed while writing ``item``'s outputs left."""
+    for output in item.outputs:
+        if output != STDOUT:
+            path = Path(output)
+            for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+                stale.unlink(missing_ok=True)
+
+
+def is_done(item: WorkItem) -> bool:
+    """Every output exists and is not older than the input."""
+    if item.source == STDIN or STDOUT in item.outputs:
+        return False
+    try:
+        source_time = os.stat(item.source).st_mtime_ns
+        return all(os.stat(o).st_mtime_ns >= source_time for o in item.outputs)
+    except OSError:
+        return False
+
+
+# ----------------------------------------------------------------------------- workers
+
+_CACHE: dict[Settings, Deidentifier] = {}
+
+
+def deidentifier(settings: Settings) -> Deidentifier:
+    """The de-identifier of ``settings``, loaded once per process."""
+    if settings not in _CACHE:
+        _CACHE.clear()
+        tagger = DeidTagger.load(settings.model_dir, n_jobs=1)
+        _CACHE[settings] = Deidentifier(
+            tagger,
+            rules=rule_layer(settings.rules, settings.propagate),
+            mask=settings.mask,
+            mask_char=settings.mask_char,
+            seed=settings.seed,
+            keep=settings.keep,
+        )
+    return _CACHE[settings]
+
+
+def read_item(item: WorkItem, settings: Settings, stdin_data: bytes | None = None) -> str:
+    """The text of an input; :class:`CorpusError` (path and reason, no content) if
+    it cannot be used."""
+    if item.source == STDIN:
+        data = stdin_data if stdin_data is not None else sys.stdin.buffer.read()
+        if len(data) > settings.max_bytes:
+            raise CorpusError(f"<stdin>: {len(data)} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
+        return decode_text(data, "<stdin>", settings.encoding)
+    try:
+        size = os.stat(item.source).st_size
+    except OSError as exc:
+        raise CorpusError(f"{item.source}: cannot read file ({exc.strerror or type(exc).__name__})") from None
+    if size > settings.max_bytes:
+        raise CorpusError(f"{item.source}: file is {size} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
+    return read_text(item.source, settings.encoding)
+
+
+def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, text: str) -> Outcome:
+    rendered = render(result, settings.fmt, deid.tagger.tokenizer())
+    files = {}
+    for path in item.outputs:
+        # A BRAT collection gets the original text beside its .ann.
+        files[path] = text if settings.fmt == "brat" and path.endswith(".txt") else rendered
+    counts = Counter(s.type for s in result.spans)
+    key = result.key_record() if mode_of(settings.fmt) != "annotate" else None
+    return Outcome(item.doc_id, item.source, OK if text else EMPTY, "", files, key, dict(counts), len(text))
+
+
+def process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: bytes | None = None) -> list[Outcome]:
+    """Read, tag, de-identify and render a chunk of documents (in a worker).
+
+    Never raises for a document: problems become failed outcomes whose reason holds
+    no document text (an unexpected error is named by its exception type only).
+    """
+    outcomes: dict[int, Outcome] = {}
+    texts: dict[int, str] = {}
+    for i, item in enumerate(items):
+        try:
+            texts[i] = read_item(item, settings, stdin_data)
+        except CorpusError as exc:
+            outcomes[i] = Outcome(item.doc_id, item.source, FAILED, str(exc))
+    try:
+        deid = deidentifier(settings)
+    except Exception as exc:  # reported per document, without its message
+        for i, item in enumerate(items):
+            reason = f"{item.source}: cannot load model ({type(exc).__name__})"
+            outcomes.setdefault(i, Outcome(item.doc_id, item.source, FAILED, reason))
+        return [outcomes[i] for i in range(len(items))]
+    order = sorted(texts)
+    mode = mode_of(settings.fmt)
+    try:
+        results = deid.deidentify_many([texts[i] for i in order], mode, [items[i].doc_id for i in order])
+        for i, result in zip(order, results, strict=True):
+            outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+    except Exception:
+        for i in order:  # find the culprit(s): one document at a time
+            try:
+                result = deid.deidentify(texts[i], mode, items[i].doc_id)
+                outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+            except Exception as exc:
+                reason = f"{items[i].source}: internal error ({type(exc).__name__}) while de-identifying"
+                outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
+    return [outcomes[i] for i in range(len(items))]
+
+
+# ----------------------------------------------------------------------------- key file
+
+
+class KeyFile:
+    """The original → replacement records, one JSON line per document, in a file only
+    its owner can read or write (mode 0600). Records are appended as documents are
+    done; :meth:`compact` keeps the last record of each document (a run resumed
+    after a kill may have appended one twice) and drops a line cut by the kill."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for stale in self.path.parent.glob(f".{glob.escape(self.path.name)}.*.tmp"):
+            stale.unlink(missing_ok=True)  # left by a compaction that was killed
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(fd, 0o600)
+        self._file = os.fdopen(fd, "a", encoding="utf-8", newline="\n")
+        # A line left unfinished by a killed run must not swallow the next record.
+        if self.path.stat().st_size and not self.path.read_bytes().endswith(b"\n"):
+            self._file.write("\n")
+
+    def append(self, record: dict[str, Any]) -> None:
+        self._file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+    def compact(self) -> int:
+        """Rewrite the file atomically with one record per document, sorted by id;
+        returns the number of documents."""
+        records: dict[str, str] = {}
+        with open(self.path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(record, dict) and "doc_id" in record:
+                    records[record["doc_id"]] = json.dumps(record, ensure_ascii=False, sort_keys=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.writelines(records[k] + "\n" for k in sorted(records))
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return len(records)
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+def _chunks(items: Sequence[WorkItem], jobs: int) -> list[Sequence[WorkItem]]:
+    """Chunks small enough to keep every worker busy and lose little when killed."""
+    size = max(1, min(16, math.ceil(len(items) / (jobs * 4))))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _results(settings: Settings, items: Sequence[WorkItem], jobs: int, stdin_data: bytes | None) -> Iterator[Outcome]:
+    chunks = _chunks(items, jobs)
+    if jobs == 1 or len(chunks) == 1:
+        for chunk in chunks:
+            yield from process_chunk(settings, chunk, stdin_data)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator")
+    for outcomes in parallel(delayed(process_chunk)(settings, chunk) for chunk in chunks):
+        yield from outcomes
+
+
+def run(
+    items: Sequence[WorkItem],
+    settings: Settings,
+    jobs: int | None = -1,
+    overwrite: bool = False,
+    key_file: str | os.PathLike | None = None,
+    progress: bool = False,
+    stdin_data: bytes | None = None,
+) -> Summary:
+    """Process ``items``; writes outputs and key records as documents are done and
+    returns the counts (``ok``, ``failed``, ``empty``, ``skipped``)."""
+    from tqdm.auto import tqdm
+    from tqdm.contrib.logging import logging_redirect_tqdm
+
+    summary = Summary()
+    started = time.perf_counter()
+    for item in items:
+        remove_stale_temporaries(item)
+    todo = [item for item in items if overwrite or not is_done(item)]
+    summary.counts[SKIPPED] = len(items) - len(todo)
+    if summary.counts[SKIPPED]:
+        log.info(f"skipping {summary.counts[SKIPPED]} document(s) whose outputs are up to date (--overwrite to redo)")
+    jobs = min(effective_jobs(jobs), max(1, len(todo)))
+    keys = KeyFile(key_file) if key_file is not None else None
+    bar = tqdm(total=len(todo), unit="doc", desc="de-identifying", disable=not progress, file=sys.stderr)
+    try:
+        with logging_redirect_tqdm(loggers=[log]):
+            for outcome in _results(settings, todo, jobs, stdin_data):
+                _finish(outcome, keys, summary)
+                bar.update(1)
+    finally:
+        bar.close()
+        if keys is not None:
+            keys.close()
+            keys.compact()
+        summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _finish(outcome: Outcome, keys: KeyFile | None, summary: Summary) -> None:
+    if outcome.status == FAILED:
+        summary.counts[FAILED] += 1
+        summary.problems.append(outcome.reason)
+        log.error(outcome.reason)
+        return
+    try:
+        if keys is not None and outcome.key is not None:
+            keys.append(outcome.key)
+        for path, content in outcome.files.items():
+            if path == STDOUT:
+                sys.stdout.write(content)
+                sys.stdout.flush()
+            else:
+                atomic_write_text(path, content)
+    except OSError as exc:
+        reason = f"{outcome.source}: cannot write output ({exc.strerror or type(exc).__name__})"
+        if exc.filename is not None:
+            reason = f"{exc.filename}: cannot write output for {outcome.source} ({exc.strerror or type(exc).__name__})"
+        summary.counts[FAILED] += 1
+        summary.problems.append(reason)
+        log.error(reason)
+        return
+    summary.counts[outcome.status] += 1
+    if outcome.status == EMPTY:
+        log.warning(f"{outcome.source}: empty input; empty output written")
+    found = ", ".join(f"{t} {n}" for t, n in sorted(outcome.counts.items())) or "none"
+    log.debug(f"{outcome.doc_id}: {outcome.n_chars} characters, {sum(outcome.counts.values())} span(s): {found}")

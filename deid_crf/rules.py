@@ -1,0 +1,498 @@
+"""Regular-expression recognizers for highly structured PHI, and their evaluation.
+
+Each :class:`Recognizer` finds spans of one kind of PHI in a text (e-mail, URL, IP
+address, Spanish phone and fax numbers, postal codes in an address, DNI/NIE with a
+valid check letter, social-security (NASS) numbers, collegiate numbers, the values
+of ``NHC:``/``Episodio:`` header fields, numeric and written dates). The rule layer
+(:class:`RuleLayer`) runs the recognizers and merges their spans with the model's
+under a priority per entity type (:func:`deid_crf.spans.combine`).
+
+The shipped priorities (:data:`DEFAULT_PRIORITY`) were chosen per type on MEDDOCAN
+dev with::
+
+    python -m deid_crf.rules --evaluate          # or: make rules-table
+
+which prints, for every type a recognizer can produce, the model's F1 alone and with
+the rules under each priority (see the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .corpus import Document
+from .evaluate import MeddocanScores, Scores, score_documents
+from .spans import MODEL_FIRST, OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
+
+if TYPE_CHECKING:
+    from .tagger import DeidTagger
+
+Match = tuple[int, int, str]  # start, end, entity type
+
+# MEDDOCAN entity types produced by the recognizers. URL_WEB and DIREC_PROT_INTERNET
+# belong to the MEDDOCAN guidelines although neither occurs in train or dev.
+EMAIL = "CORREO_ELECTRONICO"
+URL = "URL_WEB"
+IP = "DIREC_PROT_INTERNET"
+PHONE = "NUMERO_TELEFONO"
+FAX = "NUMERO_FAX"
+TERRITORY = "TERRITORIO"
+PATIENT_ID = "ID_SUJETO_ASISTENCIA"
+INSURANCE_ID = "ID_ASEGURAMIENTO"
+CONTACT_ID = "ID_CONTACTO_ASISTENCIAL"
+COLLEGIATE_ID = "ID_TITULACION_PERSONAL_SANITARIO"
+DATE = "FECHAS"
+
+
+def _line_before(text: str, start: int, width: int) -> str:
+    """Up to ``width`` characters before ``start`` on the same line, lower-cased."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return text[max(line_start, start - width) : start].lower()
+
+
+def _last_label(before: str, labels: re.Pattern[str]) -> str | None:
+    found = list(labels.finditer(before))
+    return found[-1].group().lower() if found else None
+
+
+# --------------------------------------------------------------------- recognizers
+
+_EMAIL = re.compile(r"(?<![\w.+-])[\w][\w.+-]*@[\w-]+(?:\.[\w-]+)*\.[a-zA-Z]{2,}\b")
+_URL = re.compile(r"(?<![\w@/])(?:https?://|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
+_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_IP = re.compile(rf"(?<![\w.]){_OCTET}(?:\.{_OCTET}){{3}}(?![\w]|\.\d)")
+
+
+def find_emails(text: str) -> Iterator[Match]:
+    for m in _EMAIL.finditer(text):
+        yield m.start(), m.end(), EMAIL
+
+
+def find_urls(text: str) -> Iterator[Match]:
+    for m in _URL.finditer(text):
+        end = m.end()
+        while end > m.start() and text[end - 1] in ".,;:!?":
+            end -= 1
+        yield m.start(), end, URL
+
+
+def find_ips(text: str) -> Iterator[Match]:
+    for m in _IP.finditer(text):
+        yield m.start(), m.end(), IP
+
+
+# Spanish numbers have nine digits, the first 6–9 (mobile 6/7, landline and fax 8/9),
+# after an optional +34/0034 (MEDDOCAN spans leave the "+" out) and before an optional
+# extension; groups are separated by spaces, dots or hyphens.
+_PHONE = re.compile(
+    r"(?<![\w./-])\+?\s?((?:00)?34[ .-]*)?([6789](?:[ .-]?\d){8})(?:\s*ext\.?\s*\d{1,5})?(?![\w]|[ .-]\d)"
+)
+# Any number of 7–12 digits right after a phone label ("Teléfono: 55304000").
+_LABELLED_NUMBER = re.compile(r"\+?\s?(\d(?:[ .-]?\d){6,11})(?![\w]|[ .-]\d)")
+_PHONE_LABEL = re.compile(r"tel[eé]fonos?|tel[eé]f|tfno|tlfno?|tlf|telf|tel|m[oó]vil|fax")
+_LABEL_END = re.compile(r"(?:tel[eé]fonos?|tel[eé]f|tfno|tlfno?|tlf|telf|tel|m[oó]vil|fax)[.:]*\s*$")
+# Groupings written only for phone numbers, so they are taken without a label.
+_PHONE_GROUPS = {(3, 3, 3), (3, 2, 2, 2), (2, 3, 2, 2), (3, 6), (2, 7)}
+
+
+def _phone_type(before: str) -> str | None:
+    """NUMERO_FAX when the nearest label is "fax" (but not "Tel. y Fax"), NUMERO_TELEFONO
+    for another phone label, None without a label."""
+    labels = list(_PHONE_LABEL.finditer(before))
+    if not labels:
+        return None
+    last = labels[-1]
+    if last.group() != "fax":
+        return PHONE
+    joined = len(labels) > 1 and re.fullmatch(r"[.:]*\s*(?:y|/|e)\s*", before[labels[-2].end() : last.start()])
+    return PHONE if joined else FAX
+
+
+def find_phones(text: str) -> Iterator[Match]:
+    """Phone and fax numbers: Spanish ones grouped as phone numbers are written
+    (``967 597 100``, ``91 336 87 85``) or after a ``Tel.``/``Tfno``/``Fax`` label on
+    the line, and any 7–12 digit number right after such a label."""
+    found = []
+    for m in _PHONE.finditer(text):
+        start = m.start(1) if m.group(1) else m.start(2)
+        type_ = _phone_type(_line_before(text, m.start(), 40))
+        groups = tuple(len(g) for g in re.split(r"[ .-]", m.group(2)))
+        if type_ is None and not m.group(1) and groups not in _PHONE_GROUPS:
+            continue
+        found.append((start, m.end(), type_ or PHONE))
+    taken = [(a, b) for a, b, _ in found]
+    for m in _LABELLED_NUMBER.finditer(text):
+        before = _line_before(text, m.start(), 40)
+        if _LABEL_END.search(before) and not any(a < m.end() and m.start() < b for a, b in taken):
+            found.append((m.start(1), m.end(), _phone_type(before) or PHONE))
+    yield from found
+
+
+# A postal code is five digits with a province prefix 01–52, after a "CP" label or
+# between an address and the town ("Castellana, 261, 28046 Madrid", "E-28046 Madrid").
+_POSTCODE = re.compile(r"(?<![\w.,/-])(?:E-)?(?:0[1-9]|[1-4]\d|5[0-2])\d{3}(?![\w]|[.,/-]\d)")
+_POSTCODE_LABEL = re.compile(r"(?:\bc\.?\s?p\.?|c[oó]digo postal|\bcod\.? postal)\s*:?\s*$")
+_TOWN_AFTER = re.compile(r"[ ,]{1,3}[A-ZÁÉÍÓÚÑ][a-záéíóúüñ]+")
+_NUMBER_BEFORE = re.compile(r"(?:\d[a-zA-Zº]?|s/n|S/N)[ ,.]{1,3}$")
+
+
+def find_postcodes(text: str) -> Iterator[Match]:
+    for m in _POSTCODE.finditer(text):
+        before = _line_before(text, m.start(), 20)
+        labelled = _POSTCODE_LABEL.search(before) is not None
+        in_address = _TOWN_AFTER.match(text, m.end()) is not None and _NUMBER_BEFORE.search(before) is not None
+        if labelled or in_address:
+            yield m.start(), m.end(), TERRITORY
+
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+_DNI = re.compile(r"(?<![\w.-])(\d{1,2}\.?\d{3}\.?\d{3})[ -]?([A-Z])(?![\w])")
+_NIE = re.compile(r"(?<![\w.-])([XYZ])[ -]?(\d{7})[ -]?([A-Z])(?![\w])")
+
+
+def dni_letter(number: int) -> str:
+    """The check letter of a DNI number (NIE: X, Y, Z stand for 0, 1, 2)."""
+    return _DNI_LETTERS[number % 23]
+
+
+def find_dni(text: str) -> Iterator[Match]:
+    """DNI (``12345678Z``, ``12.345.678-Z``) and NIE (``X1234567L``) numbers whose
+    check letter is right."""
+    for m in _DNI.finditer(text):
+        digits = m.group(1).replace(".", "")
+        if len(digits) == 8 and dni_letter(int(digits)) == m.group(2):
+            yield m.start(), m.end(), PATIENT_ID
+    for m in _NIE.finditer(text):
+        if dni_letter(int("XYZ".index(m.group(1)) * 10**7 + int(m.group(2)))) == m.group(3):
+            yield m.start(), m.end(), PATIENT_ID
+
+
+def nass_is_valid(digits: str) -> bool:
+    """Social-security number check: the last two of 12 digits are the first ten mod 97."""
+    return len(digits) == 12 and digits.isdigit() and int(digits[:10]) % 97 == int(digits[10:])
+
+
+_NASS = re.compile(r"(?<![\w/.-])(\d{2})([ /-]?)(\d{8})\2(\d{2})(?![\w]|[ /-]\d)")
+_NASS_LABEL = re.compile(r"nass|n\.?\s?a\.?\s?s\.?\s?s|seguridad social|afiliaci[oó]n|n[ºo°]\s*ss\b")
+
+
+def find_nass(text: str) -> Iterator[Match]:
+    """Social-security numbers ``28 12345678 40``: with a valid check or after a NASS label."""
+    for m in _NASS.finditer(text):
+        digits = m.group(1) + m.group(3) + m.group(4)
+        if nass_is_valid(digits) or _NASS_LABEL.search(_line_before(text, m.start(), 30)):
+            yield m.start(), m.end(), INSURANCE_ID
+
+
+# Collegiate numbers: province code twice and five digits, "28 28 20943", "08-08-25574".
+_COLLEGIATE = re.compile(r"(?<![\w/.-])\d{2}([ -])\d{2}\1\d{5}(?![\w]|[ /-]\d)")
+_COLLEGIATE_LABEL = re.compile(r"n[ºo°]\s?col|colegiad[oa]|col\.")
+
+
+def find_collegiate(text: str) -> Iterator[Match]:
+    for m in _COLLEGIATE.finditer(text):
+        if m.group().split(m.group(1))[0] == m.group().split(m.group(1))[1] or _COLLEGIATE_LABEL.search(
+            _line_before(text, m.start(), 30)
+        ):
+            yield m.start(), m.end(), COLLEGIATE_ID
+
+
+# Header fields whose value is an identifier: "NHC: 2569870.", "Episodio: 7843034".
+_HEADER_FIELDS = {"nhc": PATIENT_ID, "episodio": CONTACT_ID, "nass": INSURANCE_ID}
+_HEADER = re.compile(
+    r"^[ \t]*(NHC|Episodio|NASS)[ \t]*:[ \t]*(?:nhc-)?([A-Za-z]{0,3}\d[\d /-]*\d|\d)(?=[ \t]*\.?[ \t]*(?:\r?\n|$))",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def find_header_ids(text: str) -> Iterator[Match]:
+    """The value of an ``NHC:``, ``Episodio:`` or ``NASS:`` line."""
+    for m in _HEADER.finditer(text):
+        yield m.start(2), m.end(2), _HEADER_FIELDS[m.group(1).lower()]
+
+
+MONTHS = ("enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre").split()
+MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic").split()
+_MONTH = "|".join([*MONTHS, "setiembre", "sept", *MONTH_ABBREVIATIONS])
+_NUMERIC_DATE = re.compile(r"(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w]|[/.-]\d)")
+_WRITTEN_DATE = re.compile(
+    rf"(?<![\w/-])(?:(\d{{1,2}})(?:\s+de\s+|[-/ ]))?({_MONTH})\.?"
+    rf"(?:(?:\s+de(?:l)?(?:\s+año)?\s+|[-/ ])(\d{{4}}|\d{{2}})(?![\w/]|[.,]\d))?(?!\w)",
+    re.IGNORECASE,
+)
+# A month name alone is a date after these words ("en junio", "entre marzo y abril").
+_BEFORE_MONTH = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|inicios de|finales de|mediados de))\s+$")
+# A year is a date after these words; "año" joins the span as MEDDOCAN annotates it.
+_YEAR = re.compile(r"(?<![\w/.-])(?:(?:el\s+)?año\s+)?(?:19|20)\d\d(?![\w/]|[.,-]\d)", re.IGNORECASE)
+_BEFORE_YEAR = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|de|del|el|año))\s+$")
+
+
+def find_dates(text: str) -> Iterator[Match]:
+    """Valid day/month/year dates (``03/03/1946``, ``5-4-17``), written ones with a
+    day or a year (``15 de marzo de 2016``, ``diciembre-08``, ``6-abril-2004``), a
+    month name or a year after a preposition (``en junio``, ``en el año 2000``)."""
+    for m in _NUMERIC_DATE.finditer(text):
+        day, month, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
+        if len(m.group(4)) == 2:
+            year += 2000
+        try:
+            date(year, month, day)
+        except ValueError:
+            continue
+        yield m.start(), m.end(), DATE
+    taken: list[tuple[int, int]] = []
+    for m in _WRITTEN_DATE.finditer(text):
+        before = _line_before(text, m.start(), 30)
+        if "hospital" in before or (m.group(1) and not 1 <= int(m.group(1)) <= 31):
+            continue  # "Hospital Universitario 12 de Octubre"
+        abbreviated = m.group(2).lower() in MONTH_ABBREVIATIONS
+        if m.group(1) is None and m.group(3) is None and (abbreviated or not _BEFORE_MONTH.search(before)):
+            continue
+        end = m.end()
+        if m.group(3) is None and not abbreviated and text[end - 1] == ".":
+            end -= 1  # a full stop after a month name ends the sentence
+        taken.append((m.start(), end))
+        yield m.start(), end, DATE
+    for m in _YEAR.finditer(text):
+        if m.group()[:1].isdigit() and not _BEFORE_YEAR.search(_line_before(text, m.start(), 30)):
+            continue
+        start = m.start() + (m.group().lower().startswith("el ") and 3)
+        if not any(a <= start and m.end() <= b for a, b in taken):
+            yield start, m.end(), DATE
+
+
+@dataclass(frozen=True)
+class Recognizer:
+    name: str
+    types: tuple[str, ...]
+    find: Callable[[str], Iterator[Match]]
+    description: str
+
+
+RECOGNIZERS: dict[str, Recognizer] = {
+    r.name: r
+    for r in (
+        Recognizer("email", (EMAIL,), find_emails, "e-mail addresses"),
+        Recognizer("url", (URL,), find_urls, "URLs (http://, https://, www.)"),
+        Recognizer("ip", (IP,), find_ips, "IPv4 addresses"),
+        Recognizer("phone", (PHONE, FAX), find_phones, "Spanish phone/fax numbers, grouped or after a label"),
+        Recognizer("postcode", (TERRITORY,), find_postcodes, "postal codes after CP or between address and town"),
+        Recognizer("dni", (PATIENT_ID,), find_dni, "DNI/NIE with a valid check letter"),
+        Recognizer("nass", (INSURANCE_ID,), find_nass, "social-security numbers (check digits or NASS label)"),
+        Recognizer("collegiate", (COLLEGIATE_ID,), find_collegiate, "collegiate numbers (NN NN NNNNN)"),
+        Recognizer("header_ids", (PATIENT_ID, CONTACT_ID, INSURANCE_ID), find_header_ids, "NHC/Episodio/NASS values"),
+        Recognizer("date", (DATE,), find_dates, "numeric and written dates"),
+    )
+}
+
+# Chosen per type on MEDDOCAN dev by `python -m deid_crf.rules --evaluate` (README).
+# Types not listed here take DEFAULT_OTHER.
+DEFAULT_PRIORITY: dict[str, str] = {t: UNION for r in RECOGNIZERS.values() for t in r.types} | {PHONE: RULES_FIRST}
+DEFAULT_OTHER = UNION
+
+
+# Name spans whose strings are searched again in the rest of their document.
+NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
+_NAME_PARTICLES = frozenset("de del la las los y e i da van von di el".split())
+
+
+def propagate_names(text: str, spans: Sequence[PHISpan], types: Sequence[str] = NAME_TYPES) -> list[PHISpan]:
+    """``spans`` plus the other occurrences, in the same document, of the names they
+    found: the whole name and each capitalised part of 3+ letters ("Ernesto Rivera
+    Bueno" found once, then "Sr. Rivera" later). An occurrence is added with the
+    type and confidence of its name unless it overlaps a span already there."""
+    names: dict[str, PHISpan] = {}
+    for span in spans:
+        if span.type not in types:
+            continue
+        whole = text[span.start : span.end]
+        names.setdefault(whole, span)
+        for part in re.findall(r"[^\W\d_]+", whole):
+            if len(part) >= 3 and part[0].isupper() and part.lower() not in _NAME_PARTICLES:
+                names.setdefault(part, span)
+    if not names:
+        return list(spans)
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?!\w)")
+    out = list(spans)
+    taken = sorted((s.start, s.end) for s in spans)
+    for m in pattern.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        name = names[m.group()]
+        out.append(PHISpan(m.start(), m.end(), name.type, name.confidence, PROPAGATED))
+    return sorted(out)
+
+
+@dataclass
+class RuleLayer:
+    """Runs the recognizers and merges their spans with the model's.
+
+    ``priority`` is one of :data:`~deid_crf.spans.PRIORITIES` for every type, or a
+    mapping type → priority (types it does not list get ``default``).
+    """
+
+    priority: Mapping[str, str] | str = field(default_factory=lambda: dict(DEFAULT_PRIORITY))
+    default: str = DEFAULT_OTHER
+    recognizers: Sequence[str] = tuple(RECOGNIZERS)
+    propagate: bool = True
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.recognizers if name not in RECOGNIZERS]
+        if unknown:
+            raise ValueError(f"unknown recognizers {unknown}; known: {sorted(RECOGNIZERS)}")
+        values = [self.priority] if isinstance(self.priority, str) else list(self.priority.values())
+        for value in [*values, self.default]:
+            if value not in PRIORITIES:
+                raise ValueError(f"unknown rule priority {value!r}; choose from {PRIORITIES}")
+
+    @property
+    def active(self) -> bool:
+        if isinstance(self.priority, str):
+            return self.priority != OFF
+        return self.default != OFF or any(v != OFF for v in self.priority.values())
+
+    def find(self, text: str) -> list[PHISpan]:
+        """Every recognizer's spans (they may overlap one another)."""
+        if not self.active:
+            return []
+        spans = {
+            (start, end, type_)
+            for name in self.recognizers
+            for start, end, type_ in RECOGNIZERS[name].find(text)
+            if start < end
+        }
+        return [PHISpan(start, end, type_, 1.0, RULE) for start, end, type_ in sorted(spans)]
+
+    def apply(self, text: str, model_spans: Sequence[PHISpan]) -> list[PHISpan]:
+        """The model's spans merged with the rules' (sorted, never overlapping)."""
+        spans = combine(model_spans, self.find(text), text, self.priority, self.default) if self.active else model_spans
+        return propagate_names(text, spans) if self.propagate else sorted(spans)
+
+
+def rule_layer(mode: str, propagate: bool | None = None) -> RuleLayer:
+    """``default`` (the shipped per-type priorities), or one priority for all types;
+    name propagation is on unless ``propagate`` is False or the mode is ``off``."""
+    if mode != "default" and mode not in PRIORITIES:
+        raise ValueError(f"unknown rule mode {mode!r}; choose from default, {', '.join(PRIORITIES)}")
+    propagate = (mode != OFF) if propagate is None else propagate
+    if mode == "default":
+        return RuleLayer(propagate=propagate)
+    return RuleLayer(priority=mode, default=mode, propagate=propagate)
+
+
+RULE_MODES = ("default", *PRIORITIES)
+
+
+# --------------------------------------------------------------------- evaluation
+
+
+def _score(gold: Sequence[Document], spans: Sequence[Sequence[PHISpan]]) -> MeddocanScores:
+    system = [Document(d.doc_id, d.text, [s.entity for s in ss]) for d, ss in zip(gold, spans, strict=True)]
+    return score_documents(gold, system)
+
+
+# Preference among priorities that tie on a type: the one that hides the most text.
+_TIE_ORDER = (UNION, RULES_FIRST, MODEL_FIRST, OFF)
+
+
+def evaluate(gold: Sequence[Document], model_spans: Sequence[Sequence[PHISpan]]) -> str:
+    """A Markdown report of the rule layer on ``gold``: for each type a recognizer
+    produces, NER F1 of the model alone, precision/recall of the rules alone, F1 of
+    model + rules under each priority, the best priority (ties go to the one that
+    hides the most: union, rules, model, off) and the one :data:`DEFAULT_PRIORITY`
+    ships; then the totals of the model alone and of the shipped layer."""
+    all_rules = RuleLayer(priority=UNION)
+    rule_spans = [all_rules.find(d.text) for d in gold]
+    runs = {OFF: _score(gold, model_spans), "alone": _score(gold, rule_spans)}
+    for mode in (MODEL_FIRST, RULES_FIRST, UNION):
+        runs[mode] = _score(
+            gold, [combine(m, r, d.text, mode) for d, m, r in zip(gold, model_spans, rule_spans, strict=True)]
+        )
+    shipped = RuleLayer()
+    runs["shipped"] = _score(gold, [shipped.apply(d.text, m) for d, m in zip(gold, model_spans, strict=True)])
+    unpropagated = RuleLayer(propagate=False)
+    runs["no propagation"] = _score(
+        gold, [unpropagated.apply(d.text, m) for d, m in zip(gold, model_spans, strict=True)]
+    )
+    runs["propagation only"] = _score(
+        gold, [propagate_names(d.text, m) for d, m in zip(gold, model_spans, strict=True)]
+    )
+
+    def f1(run: str, type_: str) -> float:
+        scores = runs[run].per_type.get(type_)
+        return scores.f1 if scores is not None else 0.0
+
+    lines = [
+        "| type | support | model alone | rules alone P / R | model first | rules first | union | best | shipped |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for type_ in sorted({t for r in RECOGNIZERS.values() for t in r.types}):
+        support = runs[OFF].per_type.get(type_, Scores()).support
+        alone = runs["alone"].per_type.get(type_, Scores())
+        alone_text = f"{alone.p:.3f} / {alone.r:.3f}" if alone.tp + alone.fp else "–"
+        best = max(_TIE_ORDER, key=lambda mode: (round(f1(mode, type_), 6), -_TIE_ORDER.index(mode)))
+        cells = " | ".join(f"{f1(mode, type_):.4f}" for mode in (MODEL_FIRST, RULES_FIRST, UNION))
+        shipped_mode = DEFAULT_PRIORITY.get(type_, DEFAULT_OTHER)
+        lines.append(
+            f"| {type_} | {support} | {f1(OFF, type_):.4f} | {alone_text} | {cells} | {best} | {shipped_mode} |"
+        )
+    lines.append("")
+    lines.append("| all types | NER P | NER R | NER F1 | strict F1 | merged F1 | leak |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|")
+    rows = (
+        ("model alone", OFF),
+        ("model + name propagation", "propagation only"),
+        ("model + shipped rules, no propagation", "no propagation"),
+        ("model + shipped rules + propagation (default)", "shipped"),
+    )
+    for name, run in rows:
+        s = runs[run]
+        lines.append(
+            f"| {name} | {s.ner.p:.4f} | {s.ner.r:.4f} | {s.ner.f1:.4f} | {s.strict.f1:.4f} "
+            f"| {s.merged.f1:.4f} | {s.leak:.4f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _model_spans(tagger: DeidTagger, docs: Sequence[Document]) -> list[list[PHISpan]]:
+    scored = tagger.tag_texts_with_confidence([d.text for d in docs])
+    return [[PHISpan(e.start, e.end, e.type, c) for e, c in doc] for doc in scored]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from .config import data_dir, default_model_dir
+    from .corpus import CorpusError, read_brat_dir
+    from .tagger import DeidTagger
+
+    parser = argparse.ArgumentParser(prog="python -m deid_crf.rules", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--evaluate", action="store_true", help="print the rule-layer table for a split")
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help="folder holding meddocan/ (default: $DEID_CRF_DATA_DIR)"
+    )
+    parser.add_argument("--split", default="dev", choices=("train", "dev"), help="MEDDOCAN split (default: dev)")
+    parser.add_argument("--model", type=Path, default=None, help="model directory (default: models/crf)")
+    parser.add_argument("--n-jobs", type=int, default=1, help="processes for tagging (default: 1)")
+    args = parser.parse_args(argv)
+    if not args.evaluate:
+        for r in RECOGNIZERS.values():
+            print(f"{r.name:12} {', '.join(r.types):55} {r.description}")
+        return 0
+    try:
+        docs = read_brat_dir((args.data_dir or data_dir()) / "meddocan" / args.split)
+        tagger = DeidTagger.load(args.model or default_model_dir(), n_jobs=args.n_jobs)
+    except (CorpusError, OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(evaluate(docs, _model_spans(tagger, docs)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,220 @@
+"""Batch de-identification: ≥200 documents with corrupt ones, kill and resume, and no
+PHI in any log."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import patient_document
+
+from deid_crf import batch
+from deid_crf.tag import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+FIRST = ["Zebulonio", "Anselma", "Teodulfo", "Rigoberta", "Eustaquio", "Wenceslada", "Filiberta", "Hermógenes"]
+SURNAMES = ["Quirtanilla", "Britovar", "Carrasquel", "Palomequ", "Valdorria", "Oyarzun", "Gorostiza", "Mofrejo"]
+PHI = FIRST + SURNAMES
+N_GOOD = 200
+MAX_BYTES = "2000"
+
+# The program a killed run executes: the CLI, with SIGKILL sent to itself right after
+# the N-th output file is renamed into place, or right after the N-th key record is
+# appended (before that document's outputs are written).
+KILLER = """
+import os, signal, sys
+import deid_crf.batch as batch
+limit, where, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+count = 0
+def kill_after(function):
+    def wrapped(*args):
+        global count
+        function(*args)
+        count += 1
+        if count == limit:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return wrapped
+if where == "output":
+    batch.atomic_write_text = kill_after(batch.atomic_write_text)
+else:
+    batch.KeyFile.append = kill_after(batch.KeyFile.append)
+from deid_crf.tag import main
+raise SystemExit(main(argv))
+"""
+
+
+def patient(i: int) -> tuple[str, str, str, str, str]:
+    surnames = f"{SURNAMES[i % 8]} {SURNAMES[(i * 3 + 1) % 8]}"
+    day = f"{i % 28 + 1:02d}/{i % 12 + 1:02d}/{1930 + i % 60}"
+    return FIRST[i % 8], surnames, str(100000 + 37 * i), day, str(20 + i % 75)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """200 good documents in a two-level tree, 8 corrupt ones and 2 empty ones (~5 %
+    bad); returns the root and the expected reason of each bad file."""
+    root = tmp_path_factory.mktemp("batch") / "in"
+    for i in range(N_GOOD):
+        folder = root / "a" if i % 2 else root / "b" / "c"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"doc{i:03d}.txt").write_text(patient_document(f"doc{i}", patient(i)).text, encoding="utf-8")
+    bad = {
+        "a/binaria1.txt": (b"Nombre: Zebulonio\x00\x00Quirtanilla", "looks like a binary file"),
+        "b/c/binaria2.txt": (b"\x00Anselma Britovar", "looks like a binary file"),
+        "a/binaria3.txt": (b"NHC\x00 Teodulfo", "looks like a binary file"),
+        "a/latina1.txt": ("Nombre: Zebulonio Núñez.\n".encode("latin-1"), "not valid utf-8"),
+        "b/c/latina2.txt": ("Apellidos: Gorostiza Ibáñez.\n".encode("latin-1"), "not valid utf-8"),
+        "a/latina3.txt": ("Médico: Filiberta Peña.\n".encode("latin-1"), "not valid utf-8"),
+        "a/enorme1.txt": (("Nombre: Rigoberta Palomequ.\n" * 120).encode(), "over the limit of 2000"),
+        "b/c/enorme2.txt": (("Eustaquio Valdorria.\n" * 150).encode(), "over the limit of 2000"),
+        "a/vacia1.txt": (b"", "empty input"),
+        "b/c/vacia2.txt": (b"", "empty input"),
+    }
+    for name, (data, _) in bad.items():
+        (root / name).write_bytes(data)
+    return root, {name: reason for name, (_, reason) in bad.items()}
+
+
+def cli(args: list[str], killer: tuple[int, str] | None = None) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "deid_crf.tag", *args]
+    if killer is not None:
+        command = [sys.executable, "-c", KILLER, str(killer[0]), killer[1], *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=300)
+
+
+def tree(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def assert_no_phi(*texts: str) -> None:
+    for text in texts:
+        leaked = [phi for phi in PHI if phi in text]
+        assert not leaked, f"PHI in logs: {leaked}"
+
+
+def test_batch_kill_and_resume_gives_the_same_outputs(corpus, tiny_model_dir, tmp_path):
+    root, bad = corpus
+    common = ["--model", str(tiny_model_dir), "--format", "surrogate", "--seed", "7", "--max-bytes", MAX_BYTES]
+
+    # Uninterrupted, two worker processes.
+    full = cli([str(root), "-o", str(tmp_path / "full"), "--key-file", str(tmp_path / "k1" / "key.jsonl"), "-j", "2",
+                "-v", "--log-file", str(tmp_path / "full.log"), *common])  # fmt: skip
+    assert full.returncode == 1, full.stderr
+    for name, reason in bad.items():
+        assert f"{root / name}: " in full.stderr and reason in full.stderr.split(f"{root / name}: ")[1].split("\n")[0]
+    assert f"into {tmp_path / 'full'}: 200 ok, 8 failed, 0 skipped (up to date), 2 empty" in full.stderr
+    expected = tree(tmp_path / "full")
+    good = {f"{'a' if i % 2 else 'b/c'}/doc{i:03d}.txt" for i in range(N_GOOD)}
+    assert set(expected) == good | {"a/vacia1.txt", "b/c/vacia2.txt"}
+    assert_no_phi(full.stdout, full.stderr, (tmp_path / "full.log").read_text(encoding="utf-8"))
+    key_path = tmp_path / "k1" / "key.jsonl"
+    assert stat.S_IMODE(key_path.stat().st_mode) == 0o600
+    records = [json.loads(line) for line in key_path.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == N_GOOD + 2 and len({r["doc_id"] for r in records}) == N_GOOD + 2
+    assert any(s["original"] == "Zebulonio" for r in records for s in r["spans"])  # the key holds the PHI
+
+    # Killed twice (after the 60th output; between a key record and its outputs), then resumed.
+    out, key = tmp_path / "resumed", tmp_path / "k2" / "key.jsonl"
+    args = [str(root), "-o", str(out), "--key-file", str(key), "-j", "1", *common]
+    killed = cli(args, killer=(60, "output"))
+    assert killed.returncode == -9
+    assert 0 < len(tree(out)) < len(expected)
+    killed = cli(args, killer=(30, "key"))
+    assert killed.returncode == -9
+    with open(key, "a", encoding="utf-8") as f:
+        f.write('{"doc_id": "a/doc0')  # a record torn by a kill
+    stale = out / "a" / ".doc001.txt.abc123.tmp"
+    stale.write_text("half a document", encoding="utf-8")
+    resumed = cli(args)
+    assert resumed.returncode == 1
+    assert "skipped (up to date)" in resumed.stderr and " 0 skipped" not in resumed.stderr
+    assert tree(out) == expected
+    assert key.read_bytes() == key_path.read_bytes()
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert_no_phi(killed.stderr, resumed.stderr)
+
+    # A third run has nothing left to do, unless told to overwrite.
+    mtimes = {p: p.stat().st_mtime_ns for p in out.rglob("*.txt")}
+    again = cli(args)
+    assert "0 ok, 8 failed, 202 skipped" in again.stderr
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*.txt")} == mtimes
+
+
+def test_no_phi_in_logs_even_on_internal_errors(corpus, tiny_model_dir, tmp_path, capsys, monkeypatch):
+    root, _ = corpus
+    original = batch.Deidentifier.apply
+
+    def failing_apply(self, text, spans, mode, doc_id=""):
+        if doc_id.endswith("doc007"):
+            raise RuntimeError(f"cannot handle {text[:40]!r}")  # a message quoting the document
+        return original(self, text, spans, mode, doc_id)
+
+    monkeypatch.setattr(batch.Deidentifier, "apply", failing_apply)
+    log_file = tmp_path / "run.log"
+    for fmt in ("masked", "json"):
+        status = main([str(root), "-o", str(tmp_path / fmt), "--model", str(tiny_model_dir), "--format", fmt, "-j", "1",
+                       "--max-bytes", MAX_BYTES, "-v", "--log-file", str(log_file), "--progress"])  # fmt: skip
+        out, err = capsys.readouterr()
+        assert status == 1
+        assert "a/doc007.txt: internal error (RuntimeError) while de-identifying" in err
+        assert "a/doc001: " in err and "span(s)" in err  # verbose per-document lines: ids, counts and types
+        assert_no_phi(out, err)
+    assert_no_phi(log_file.read_text(encoding="utf-8"))
+    masked = (tmp_path / "masked" / "a" / "doc001.txt").read_text(encoding="utf-8")
+    assert "Zebulonio" not in masked and "[NOMBRE_SUJETO_ASISTENCIA]" in masked
+
+    def exploding_run(*args, **kwargs):
+        raise ValueError("Nombre: Zebulonio Quirtanilla")
+
+    monkeypatch.setattr("deid_crf.tag.run", exploding_run)
+    assert main([str(root), "-o", str(tmp_path / "x"), "--model", str(tiny_model_dir), "-j", "1"]) == 3
+    out, err = capsys.readouterr()
+    assert "internal error (ValueError)" in err
+    assert_no_phi(out, err)
+
+
+def test_inputs_outputs_and_usage_errors(tmp_path, tiny_model_dir, capsys):
+    notes = tmp_path / "notes"
+    (notes / "sub").mkdir(parents=True)
+    (notes / "sub" / "uno.txt").write_text("Nombre: Zebulonio.\n", encoding="utf-8")
+    (notes / ".oculto.txt").write_text("Nombre: Anselma.\n", encoding="utf-8")
+    (notes / "dos.note").write_text("NHC: 368503.\n", encoding="utf-8")
+    model = ["--model", str(tiny_model_dir), "-j", "1"]
+
+    assert main([str(notes / "**" / "*.txt"), "-o", str(tmp_path / "g"), "--format", "masked", *model]) == 0
+    assert sorted(tree(tmp_path / "g")) == ["sub/uno.txt"]
+    assert main([str(notes), "--pattern", "*.note", "-o", str(tmp_path / "p"), "--format", "masked", *model]) == 0
+    assert sorted(tree(tmp_path / "p")) == ["dos.txt"]
+    # Outputs inside the input tree are not taken as inputs on the next run.
+    assert main([str(notes), "-o", str(notes / "deid"), "--format", "masked", *model]) == 0
+    assert main([str(notes), "-o", str(notes / "deid"), "--format", "masked", *model]) == 0
+    assert sorted(tree(notes / "deid")) == ["sub/uno.txt"]
+    # Masked output never overwrites its input.
+    assert main([str(notes / "sub" / "uno.txt"), "-o", str(notes / "sub"), "--format", "masked", *model]) == 1
+    assert "would overwrite the input" in capsys.readouterr().err
+    assert (notes / "sub" / "uno.txt").read_text(encoding="utf-8") == "Nombre: Zebulonio.\n"
+    # The key file stays out of the output tree, and goes only with masked/surrogate.
+    for extra in (["--format", "surrogate", "--key-file", str(tmp_path / "o" / "k.jsonl")], ["--key-file", "k.jsonl"]):
+        with pytest.raises(SystemExit):
+            main([str(notes), "-o", str(tmp_path / "o"), *extra, *model])
+    capsys.readouterr()
+
+
+def test_stdin_and_stdout_with_key_file(tmp_path, tiny_model_dir, monkeypatch, capsys, unseen_document):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(unseen_document.text.encode("utf-8"))))
+    key = tmp_path / "key.jsonl"
+    args = ["-", "--model", str(tiny_model_dir), "--format", "surrogate", "--seed", "1", "--key-file", str(key)]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "Filiberta" not in out and out.endswith("abdominal. La exploración es normal.\n")
+    (record,) = [json.loads(line) for line in key.read_text(encoding="utf-8").splitlines()]
+    assert record["doc_id"] == "stdin" and stat.S_IMODE(key.stat().st_mode) == 0o600
+    replaced = {s["original"]: s["replacement"] for s in record["spans"]}
+    assert replaced["Filiberta"] in out

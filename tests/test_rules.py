@@ -1,0 +1,155 @@
+"""Regex recognizers of the rule layer."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_crf.corpus import Document, Entity
+from deid_crf.rules import (
+    RECOGNIZERS,
+    RuleLayer,
+    dni_letter,
+    evaluate,
+    find_collegiate,
+    find_dates,
+    find_dni,
+    find_emails,
+    find_header_ids,
+    find_ips,
+    find_nass,
+    find_phones,
+    find_postcodes,
+    find_urls,
+    nass_is_valid,
+    propagate_names,
+    rule_layer,
+)
+from deid_crf.spans import MODEL, PHISpan
+
+PHONE = "NUMERO_TELEFONO"
+
+
+def found(finder, text):
+    return [(text[a:b], t) for a, b, t in finder(text)]
+
+
+def test_emails_urls_ips():
+    text = "Correo: ana.perez+1@salud.madrid.org. Web www.hospital.es/citas, https://x.es/a?b=1. IP 192.168.0.12."
+    assert found(find_emails, text) == [("ana.perez+1@salud.madrid.org", "CORREO_ELECTRONICO")]
+    assert [t for t, _ in found(find_urls, text)] == ["www.hospital.es/citas", "https://x.es/a?b=1"]
+    assert found(find_ips, text) == [("192.168.0.12", "DIREC_PROT_INTERNET")]
+    assert found(find_ips, "versión 1.2.3.4.5 y 300.1.1.1") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tfno. 967 597 100.", [("967 597 100", "NUMERO_TELEFONO")]),
+        ("llame al 630 75 89 15", [("630 75 89 15", "NUMERO_TELEFONO")]),
+        ("Tfno.+34 945007000 Fax: +34 945007359", [("34 945007000", PHONE), ("34 945007359", "NUMERO_FAX")]),
+        ("Tel. y Fax: 961 622 403", [("961 622 403", "NUMERO_TELEFONO")]),
+        ("Teléfono: 55304000", [("55304000", "NUMERO_TELEFONO")]),
+        ("Tfno: 986413144 ext 1530", [("986413144 ext 1530", "NUMERO_TELEFONO")]),
+        ("NHC: 786946231.", []),  # nine digits without a label or phone grouping: an id
+        ("NASS: 89 56729805 56", []),
+    ],
+)
+def test_phones(text, expected):
+    assert found(find_phones, text) == expected
+
+
+def test_postcodes_need_a_label_or_an_address():
+    assert found(find_postcodes, "CP: 28035.") == [("28035", "TERRITORIO")]
+    assert found(find_postcodes, "C/ Irunlarrea, 3 E-31008 Pamplona") == [("E-31008", "TERRITORIO")]
+    assert found(find_postcodes, "Castellana, 261, 28046 Madrid") == [("28046", "TERRITORIO")]
+    assert found(find_postcodes, "NºCol: 28 28 20943. Informe") == []
+    assert found(find_postcodes, "recuento de 15000 leucocitos") == []
+    assert found(find_postcodes, "CP: 60000") == []  # no province 60
+
+
+def test_dni_and_nie_need_a_valid_check_letter():
+    good = f"12345678{dni_letter(12345678)}"
+    bad = "12345678A" if good[-1] != "A" else "12345678B"
+    nie = f"X1234567{dni_letter(1234567)}"
+    text = f"DNI {good}, otro {bad}, NIE {nie} y 12.345.678-{good[-1]}"
+    assert [t for t, _ in found(find_dni, text)] == [good, f"12.345.678-{good[-1]}", nie]
+
+
+def test_nass_collegiate_and_header_ids():
+    body = "2812345678"
+    valid = f"{body[:2]} {body[2:]} {int(body) % 97:02d}"
+    assert nass_is_valid(valid.replace(" ", ""))
+    assert found(find_nass, f"afiliado {valid}") == [(valid, "ID_ASEGURAMIENTO")]
+    assert found(find_nass, "NASS: 89 56729805 56") == [("89 56729805 56", "ID_ASEGURAMIENTO")]
+    assert found(find_nass, "lote 89 56729805 56") == []
+    assert found(find_collegiate, "NºCol: 28 28 20943.") == [("28 28 20943", "ID_TITULACION_PERSONAL_SANITARIO")]
+    assert found(find_collegiate, "Col. 08-12-25574") == [("08-12-25574", "ID_TITULACION_PERSONAL_SANITARIO")]
+    text = "NHC: 2569870.\nEpisodio: 7843034\nNASS:  28 43758925 33.\nNHC: ver informe\n"
+    assert found(find_header_ids, text) == [
+        ("2569870", "ID_SUJETO_ASISTENCIA"),
+        ("7843034", "ID_CONTACTO_ASISTENCIAL"),
+        ("28 43758925 33", "ID_ASEGURAMIENTO"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Fecha de ingreso: 03/03/1946.", ["03/03/1946"]),
+        ("el 5-4-17 y el 31/02/2000", ["5-4-17"]),
+        ("ingresó el 15 de marzo de 2016", ["15 de marzo de 2016"]),
+        ("en diciembre-08 y el 6-abril-2004", ["diciembre-08", "6-abril-2004"]),
+        ("En el año 2000 y desde 1995", ["año 2000", "1995"]),
+        ("Consulta en junio.", ["junio"]),
+        ("Hospital Universitario 12 de Octubre", []),
+        ("estadio TNM 2003, modelo SRV2007, mar de fondo", []),
+    ],
+)
+def test_dates(text, expected):
+    assert [t for t, _ in found(find_dates, text)] == expected
+
+
+def test_rule_layer_modes():
+    text = "NHC: 2569870.\nTfno. 967 597 100\n"
+    model = [PHISpan(5, 12, "ID_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    assert rule_layer("off").apply(text, model) == model
+    spans = RuleLayer().apply(text, model)
+    assert [(text[s.start : s.end], s.type, s.source) for s in spans] == [
+        ("2569870", "ID_SUJETO_ASISTENCIA", "model+rule"),
+        ("967 597 100", "NUMERO_TELEFONO", "rule"),
+    ]
+    with pytest.raises(ValueError, match="unknown rule mode"):
+        rule_layer("sometimes")
+    with pytest.raises(ValueError, match="unknown recognizers"):
+        RuleLayer(recognizers=("email", "telepathy"))
+    assert set(RECOGNIZERS) >= {"email", "url", "ip", "phone", "postcode", "dni", "nass", "collegiate"}
+
+
+def test_evaluate_table_on_a_toy_corpus():
+    text = "NHC: 2569870.\nTfno. 967 597 100\nFecha: 03/03/1946\n"
+    gold = [
+        Document(
+            "d",
+            text,
+            [Entity(5, 12, "ID_SUJETO_ASISTENCIA"), Entity(20, 31, "NUMERO_TELEFONO"), Entity(39, 49, "FECHAS")],
+        )
+    ]
+    model = [[PHISpan(5, 12, "ID_SUJETO_ASISTENCIA", 0.9, MODEL)]]
+    table = evaluate(gold, model)
+    assert "| NUMERO_TELEFONO | 1 | 0.0000 | 1.000 / 1.000 | 1.0000 | 1.0000 | 1.0000 | union |" in table
+    assert "| model alone | 1.0000 | 0.3333 | 0.5000 |" in table
+    assert "| model + shipped rules + propagation (default) | 1.0000 | 1.0000 | 1.0000 |" in table
+
+
+def test_names_found_once_are_found_again_in_the_document():
+    text = "Nombre: Ernesto Rivera Bueno.\nEl Sr. Rivera y su hijo Ernesto. Calle Rivera, 3. Riveras.\n"
+    model = [PHISpan(8, 28, "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL), PHISpan(63, 75, "CALLE", 0.8, MODEL)]
+    spans = propagate_names(text, model)
+    assert [(text[s.start : s.end], s.type, s.source) for s in spans] == [
+        ("Ernesto Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA", "model"),
+        ("Rivera", "NOMBRE_SUJETO_ASISTENCIA", "propagated"),
+        ("Ernesto", "NOMBRE_SUJETO_ASISTENCIA", "propagated"),
+        ("Calle Rivera", "CALLE", "model"),
+    ]
+    assert rule_layer("default", propagate=False).apply(text, model) == model
+    assert rule_layer("off").apply(text, model) == model

@@ -1,0 +1,165 @@
+"""Surrogate values: formats, validity, consistency and reproducibility."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deid_crf.rules import dni_letter, find_dni, nass_is_valid
+from deid_crf.surrogates import (
+    MONTHS,
+    DocumentSurrogates,
+    cap_age,
+    identifier_like,
+    match_case,
+    normalize,
+    phone_like,
+    shift_date_text,
+)
+
+NUMERIC_FORMATS = ("{d:02d}/{m:02d}/{y:04d}", "{d}/{m}/{y:04d}", "{d:02d}-{m:02d}-{y2:02d}", "{d:02d}.{m:02d}.{y:04d}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dates(min_value=date(1901, 1, 1), max_value=date(2090, 12, 31)),
+    st.integers(min_value=-365, max_value=365),
+    st.sampled_from(NUMERIC_FORMATS),
+)
+def test_numeric_dates_keep_format_and_validity(day, shift, fmt):
+    text = fmt.format(d=day.day, m=day.month, y=day.year, y2=day.year % 100)
+    out = shift_date_text(f"el {text}.", shift)
+    new = day + timedelta(shift)
+    expected = fmt.format(d=new.day, m=new.month, y=new.year, y2=new.year % 100)
+    if fmt.startswith("{d}/"):  # unpadded when a part has one digit, padded when both have two
+        padded = day.day >= 10 and day.month >= 10
+        expected = f"{new.day:02d}/{new.month:02d}/{new.year}" if padded else f"{new.day}/{new.month}/{new.year}"
+    assert out == f"el {expected}."
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dates(min_value=date(1901, 1, 1), max_value=date(2090, 12, 31)), st.integers(min_value=-365, max_value=365))
+def test_written_dates_keep_format_and_validity(day, shift):
+    new = day + timedelta(shift)
+    text = f"{day.day} de {MONTHS[day.month - 1]} de {day.year}"
+    assert shift_date_text(text, shift) == f"{new.day} de {MONTHS[new.month - 1]} de {new.year}"
+    upper = f"{MONTHS[day.month - 1].capitalize()} {day.year}"
+    shifted = shift_date_text(upper, shift)
+    assert re.fullmatch(r"[A-ZÁÉ][a-záé]+ \d{4}", shifted), shifted
+
+
+@pytest.mark.parametrize(
+    ("text", "days", "expected"),
+    [
+        ("diciembre-08", 31, "enero-09"),
+        ("Sept 2004", 30, "Oct 2004"),
+        ("año 2004", 200, "año 2005"),
+        ("lunes 3 de marzo de 2014", 1, "martes 4 de marzo de 2014"),
+        ("2016-03-15", -15, "2016-02-29"),
+        ("29 de febrero", 1, "1 de marzo"),
+    ],
+)
+def test_other_date_formats(text, days, expected):
+    assert shift_date_text(text, days) == expected
+
+
+def test_unreadable_dates():
+    assert shift_date_text("verano", 10) is None
+    out = shift_date_text("31/02/2000", 10)
+    assert out != "31/02/2000" and re.fullmatch(r"\d\d/\d\d/\d{4}", out)
+
+
+def test_ages_are_capped_at_90():
+    assert [cap_age(a) for a in ("53 años", "94 años", "100", "noventa y dos años", "95 meses")] == [
+        "53 años",
+        "90 años",
+        "90",
+        "noventa años",
+        "95 meses",
+    ]
+
+
+def test_case_and_normalisation():
+    assert match_case("RIVERA", "Gómez") == "GÓMEZ"
+    assert match_case("rivera", "Gómez") == "gómez"
+    assert match_case("Rivera", "gómez") == "Gómez"
+    assert normalize("  Núñez   GARCÍA ") == "nunez garcia"
+
+
+def test_identifiers_keep_shape_and_validity():
+    import random
+
+    rng = random.Random(3)
+    dni = f"12345678-{dni_letter(12345678)}"
+    for _ in range(20):
+        new = identifier_like(dni, rng)
+        assert re.fullmatch(r"\d{8}-[A-Z]", new) and list(find_dni(new))
+        nass = identifier_like("28 12345678 " + f"{2812345678 % 97:02d}", rng)
+        assert re.fullmatch(r"\d\d \d{8} \d\d", nass) and nass_is_valid(nass.replace(" ", ""))
+        col = identifier_like("28 28 20943", rng)
+        assert re.fullmatch(r"(\d\d) \1 \d{5}", col)
+        nhc = identifier_like("nhc-0456", rng)
+        assert re.fullmatch(r"[a-z]{3}-\d{4}", nhc)
+        phone = phone_like("+34 630 75 89 15", rng)
+        assert re.fullmatch(r"\+34 6\d\d \d\d \d\d \d\d", phone)
+
+
+def surrogates(seed: int = 1, **kwargs) -> DocumentSurrogates:
+    return DocumentSurrogates(seed, **kwargs)
+
+
+def test_names_are_consistent_part_by_part():
+    s = surrogates()
+    full = s.replace("Ernesto Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA", "Nombre: ")
+    first, surname1, surname2 = full.split()
+    assert "Rivera" not in full and "Ernesto" not in full
+    assert s.replace("Sr. Rivera", "NOMBRE_SUJETO_ASISTENCIA") == f"Sr. {surname1}"
+    assert s.replace("RIVERA", "NOMBRE_SUJETO_ASISTENCIA") == surname1.upper()
+    assert s.replace("Ernesto Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA") == full
+    assert s.replace("madre Teresa Bueno", "FAMILIARES_SUJETO_ASISTENCIA").endswith(f" {surname2}")
+    assert s.replace("madre", "FAMILIARES_SUJETO_ASISTENCIA") == "madre"
+    assert s.replace("De Miguel", "NOMBRE_SUJETO_ASISTENCIA", "Apellidos: ").startswith("De ")
+    # Different originals get different surrogates.
+    assert len({s.replace(n, "NOMBRE_PERSONAL_SANITARIO") for n in ("Ana", "Eva", "Luz", "Pilar", "Rosa")}) == 5
+
+
+def test_values_are_consistent_and_reproducible():
+    spans = [
+        ("Calle Carmen Romero, 23, 1D", "CALLE"),
+        ("Madrid", "TERRITORIO"),
+        ("28035", "TERRITORIO"),
+        ("España", "PAIS"),
+        ("Hospital Universitario La Paz", "HOSPITAL"),
+        ("eromero@yahoo.es", "CORREO_ELECTRONICO"),
+        ("967 597 100", "NUMERO_TELEFONO"),
+        ("2569870", "ID_SUJETO_ASISTENCIA"),
+        ("03/03/1946", "FECHAS"),
+        ("militar", "PROFESION"),
+        ("Madrid", "TERRITORIO"),
+        ("MADRID", "TERRITORIO"),
+    ]
+    a = [surrogates(5).replace(t, ty) for t, ty in spans]
+    one = surrogates(5)
+    b = [one.replace(t, ty) for t, ty in spans]
+    c = [surrogates(6).replace(t, ty) for t, ty in spans]
+    assert b[1] == b[10] and b[11] == b[1].upper()
+    assert [x for x, (t, _) in zip(b, spans, strict=True) if x == t] == []
+    again = surrogates(5)
+    assert [again.replace(t, ty) for t, ty in spans] == b
+    assert a[0] == b[0] and c != b
+    assert b[0].startswith("Calle ") and re.search(r", \d\d, \dD$", b[0])
+    assert re.fullmatch(r"\d{5}", b[2]) and 1 <= int(b[2][:2]) <= 52
+    assert re.fullmatch(r"9\d\d \d{3} \d{3}", b[6])
+
+
+def test_kept_and_placeholder_types():
+    s = surrogates(keep={"SEXO_SUJETO_ASISTENCIA"})
+    assert s.replace("varón", "SEXO_SUJETO_ASISTENCIA") == "varón"
+    assert s.replace("raza negroide", "OTROS_SUJETO_ASISTENCIA") == "[OTROS_SUJETO_ASISTENCIA]"
+    assert s.replace("94 años", "EDAD_SUJETO_ASISTENCIA") == "90 años"
+    t = surrogates(keep=())
+    assert t.replace("varón", "SEXO_SUJETO_ASISTENCIA") == "[SEXO_SUJETO_ASISTENCIA]"
