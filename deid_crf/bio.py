@@ -19,12 +19,6 @@ from .tokens import TokenTable
 OUTSIDE = "O"
 
 
-def _sentence_starts(table: TokenTable) -> np.ndarray:
-    starts = np.zeros(len(table), dtype=bool)
-    starts[table.sent_bounds[:, 0][table.sent_bounds[:, 0] < len(table)]] = True
-    return starts
-
-
 @dataclass
 class Alignment:
     """Where gold entities fall relative to tokens and sentences."""
@@ -107,7 +101,7 @@ def repair(labels: np.ndarray, table: TokenTable) -> np.ndarray:
     if len(labels) == 0:
         return labels.copy()
     type_ids, is_b, _ = _split_labels(labels)
-    begins = _begins(type_ids, is_b, _sentence_starts(table))
+    begins = _begins(type_ids, is_b, table.sentence_starts())
     fixed = labels.copy()
     to_fix = np.flatnonzero(begins & ~is_b)
     fixed[to_fix] = ["B-" + lab[2:] for lab in labels[to_fix]]
@@ -123,7 +117,7 @@ def decode(table: TokenTable, labels: np.ndarray) -> list[list[Entity]]:
     if len(labels) == 0:
         return result
     type_ids, is_b, names = _split_labels(labels)
-    sentence_starts = _sentence_starts(table)
+    sentence_starts = table.sentence_starts()
     begins = _begins(type_ids, is_b, sentence_starts)
     inside = type_ids >= 0
     # A token ends an entity when the next token does not continue it.

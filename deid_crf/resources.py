@@ -12,8 +12,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from features.encoding import factorize
 
 from .config import FeatureConfig
@@ -53,14 +51,12 @@ def embedding_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]
 def gazetteer_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
     from gazetteers.load import get_gazetteer
 
-    sentence_starts = np.zeros(len(table), dtype=bool)
-    sentence_starts[table.sent_bounds[:, 0][table.sent_bounds[:, 0] < len(table)]] = True
     return {
         "tokens": table.tokens,
         "doc": table.doc,
         "line": table.line,
         "gazetteer": get_gazetteer(config.gazetteer_dir),
-        "boundaries": sentence_starts,
+        "boundaries": table.sentence_starts(),
     }
 
 

@@ -33,6 +33,12 @@ class TokenTable:
     def n_sentences(self) -> int:
         return len(self.sent_bounds)
 
+    def sentence_starts(self) -> np.ndarray:
+        """True for every token that begins a sentence."""
+        starts = np.zeros(len(self), dtype=bool)
+        starts[self.sent_bounds[:, 0][self.sent_bounds[:, 0] < len(self)]] = True
+        return starts
+
     def sentence_ids(self) -> np.ndarray:
         """Sentence index of every token."""
         ids = np.zeros(len(self), dtype=np.int64)
