@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: install train-crf evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table lint clean
+.PHONY: install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table lint clean
 
 install: $(VENV)/.installed
 
@@ -20,6 +20,10 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 ## Train the default CRF on $(DATA_DIR)/meddocan/train, evaluate on dev, save to $(MODEL_DIR).
 train-crf: install
 	$(PY) -m deid_crf.train --data-dir $(DATA_DIR) --model-dir $(MODEL_DIR) --n-jobs $(N_JOBS)
+
+## Train the window SVM (Cotik et al. 2019) the same way, saved to models/svm.
+train-svm: install
+	$(PY) -m deid_crf.train --kind svm --data-dir $(DATA_DIR) --model-dir models/svm --n-jobs $(N_JOBS)
 
 ## Score a directory of system .ann files: make evaluate SYS=out/ [GOLD=$(DATA_DIR)/meddocan/dev]
 GOLD ?= $(DATA_DIR)/meddocan/dev

@@ -37,10 +37,10 @@ from typing import Any
 
 from .corpus import CorpusError, atomic_write_text, decode_text, read_text
 from .deidentify import Deidentifier
+from .models import load_model
 from .output import SUFFIXES, mode_of, render
 from .parallel import effective_jobs
 from .rules import rule_layer
-from .tagger import DeidTagger
 
 log = logging.getLogger("deid_crf")
 
@@ -221,7 +221,7 @@ def deidentifier(settings: Settings) -> Deidentifier:
     """The de-identifier of ``settings``, loaded once per process."""
     if settings not in _CACHE:
         _CACHE.clear()
-        tagger = DeidTagger.load(settings.model_dir, n_jobs=1)
+        tagger = load_model(settings.model_dir, n_jobs=1)
         _CACHE[settings] = Deidentifier(
             tagger,
             rules=rule_layer(settings.rules, settings.propagate),

@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .models import Tagger, load_model
 from .rules import RuleLayer, rule_layer
 from .spans import PHISpan
 from .surrogates import DEFAULT_KEEP, DocumentSurrogates, Vocabulary, document_seed
-from .tagger import DeidTagger
 
 MASKED = "masked"
 SURROGATE = "surrogate"
@@ -128,7 +128,7 @@ class Deidentifier:
 
     def __init__(
         self,
-        tagger: DeidTagger,
+        tagger: Tagger,
         rules: RuleLayer | str | None = "default",
         mask: str = DEFAULT_MASK,
         mask_char: str | None = None,
@@ -219,5 +219,5 @@ def load(
     :class:`Deidentifier`."""
     from .config import default_model_dir
 
-    tagger = DeidTagger.load(default_model_dir() if path is None else path, n_jobs=n_jobs)
+    tagger = load_model(default_model_dir() if path is None else path, n_jobs=n_jobs)
     return Deidentifier(tagger, rules=rules, mask=mask, mask_char=mask_char, seed=seed, keep=keep)

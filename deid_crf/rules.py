@@ -32,7 +32,7 @@ from .evaluate import MeddocanScores, Scores, score_documents
 from .spans import MODEL_FIRST, OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
 
 if TYPE_CHECKING:
-    from .tagger import DeidTagger
+    from .models import Tagger
 
 Match = tuple[int, int, str]  # start, end, entity type
 
@@ -461,7 +461,7 @@ def evaluate(gold: Sequence[Document], model_spans: Sequence[Sequence[PHISpan]])
     return "\n".join(lines) + "\n"
 
 
-def _model_spans(tagger: DeidTagger, docs: Sequence[Document]) -> list[list[PHISpan]]:
+def _model_spans(tagger: Tagger, docs: Sequence[Document]) -> list[list[PHISpan]]:
     scored = tagger.tag_texts_with_confidence([d.text for d in docs])
     return [[PHISpan(e.start, e.end, e.type, c) for e, c in doc] for doc in scored]
 
@@ -469,7 +469,6 @@ def _model_spans(tagger: DeidTagger, docs: Sequence[Document]) -> list[list[PHIS
 def main(argv: Sequence[str] | None = None) -> int:
     from .config import data_dir, default_model_dir
     from .corpus import CorpusError, read_brat_dir
-    from .tagger import DeidTagger
 
     parser = argparse.ArgumentParser(prog="python -m deid_crf.rules", description=__doc__.split("\n\n")[0])
     parser.add_argument("--evaluate", action="store_true", help="print the rule-layer table for a split")
@@ -486,7 +485,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         docs = read_brat_dir((args.data_dir or data_dir()) / "meddocan" / args.split)
-        tagger = DeidTagger.load(args.model or default_model_dir(), n_jobs=args.n_jobs)
+        from .models import load_model
+
+        tagger = load_model(args.model or default_model_dir(), n_jobs=args.n_jobs)
     except (CorpusError, OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .config import TaggerConfig, data_dir, default_model_dir
 from .corpus import CorpusError, Document, read_brat_dir
+from .svm import WindowSVMTagger
 from .tagger import DeidTagger
 
 log = logging.getLogger("deid_crf.train")
@@ -60,9 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--model-dir",
         type=Path,
         default=None,
-        help="where to save the tagger (default: $DEID_CRF_MODEL_DIR or models/crf)",
+        help="where to save the tagger (default: $DEID_CRF_MODEL_DIR or models/crf; models/svm for --kind svm)",
     )
     parser.add_argument("--config", type=Path, default=None, help="TOML/JSON config file")
+    parser.add_argument(
+        "--kind", choices=("crf", "svm"), default="crf", help="linear-chain CRF (default) or window SVM"
+    )
+    parser.add_argument("--C", type=float, default=None, help="SVM regularisation (--kind svm; default 0.1)")
     parser.add_argument("--c1", type=float, help="L1 regularisation")
     parser.add_argument("--c2", type=float, help="L2 regularisation")
     parser.add_argument("--max-iterations", type=int, help="L-BFGS iterations")
@@ -91,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     config.crf = replace(config.crf, **overrides)
     root = args.data_dir or data_dir()
-    model_dir = args.model_dir or default_model_dir()
+    model_dir = args.model_dir or (Path("models/svm") if args.kind == "svm" else default_model_dir())
     try:
         train_docs = read_splits(root, args.train)
         eval_docs = [] if args.eval == "none" else read_splits(root, [args.eval])
@@ -99,17 +104,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
-    tagger = DeidTagger(
-        tokenizer_config=config.tokenizer,
-        feature_config=config.features,
-        n_jobs=args.n_jobs,
-        verbose=not args.quiet,
-        **vars(config.crf),
-    )
+    if args.kind == "svm":
+        svm_params = {} if args.C is None else {"C": args.C}
+        tagger = WindowSVMTagger(config.tokenizer, config.features, n_jobs=args.n_jobs, **svm_params)
+    else:
+        tagger = DeidTagger(
+            tokenizer_config=config.tokenizer,
+            feature_config=config.features,
+            n_jobs=args.n_jobs,
+            verbose=not args.quiet,
+            **vars(config.crf),
+        )
     log.info("training on %s: %d documents", "+".join(args.train), len(train_docs))
     started = time.perf_counter()
     tagger.fit(train_docs)
     log.info("trained in %.1f s", time.perf_counter() - started)
+    if args.kind == "svm":
+        state = "converged" if tagger.converged_ else "did NOT converge (raise max_iter or C)"
+        log.info("liblinear %s after %d iterations", state, tagger.n_iter_)
     tagger.save(model_dir)
     log.info("saved tagger to %s", model_dir)
 

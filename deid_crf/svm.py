@@ -1,0 +1,183 @@
+"""Window SVM tagger: each token classified on its own from a window of features, then
+BIO-repaired into spans (Cotik et al. 2019).
+
+It uses the CRF's feature extractors, one-hot hashed into a sparse matrix built straight
+from integer arrays (``Featurizer.hashed_matrix``: no per-token dicts, no
+``DictVectorizer``). A saved model is ``config.json`` plus the non-zero weights in
+``weights.npz`` (loaded with ``allow_pickle=False``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+from sklearn.base import BaseEstimator
+from sklearn.svm import LinearSVC
+
+from . import bio
+from .config import FeatureConfig, TaggerConfig, TokenizerConfig
+from .corpus import Document, Entity
+from .featurize import Featurizer
+from .parallel import map_chunks
+from .tokenize import Tokenizer
+from .tokens import TokenTable
+
+CONFIG_FILE = "config.json"
+WEIGHTS_FILE = "weights.npz"
+FORMAT_NAME = "deid-crf-svm"
+
+
+class _SVMChunkTagger:
+    """Tags one chunk of texts inside a worker; returns entities with confidences."""
+
+    def __init__(self, model: WindowSVMTagger):
+        self.model = model
+
+    def __call__(self, texts: Sequence[str]) -> list[list[tuple[Entity, float]]]:
+        table = self.model.tokenizer()(texts)
+        labels, confidence = self.model._label_table(table)
+        cumulative = np.concatenate(([0.0], np.cumsum(confidence)))
+        scored = []
+        for d, entities in enumerate(bio.decode(table, labels)):
+            a, b = table.doc_bounds[d]
+            first = a + np.searchsorted(table.start[a:b], [e.start for e in entities])
+            last = a + np.searchsorted(table.end[a:b], [e.end for e in entities])
+            mean = (cumulative[last + 1] - cumulative[first]) / np.maximum(last + 1 - first, 1)
+            scored.append(list(zip(entities, mean.tolist(), strict=True)))
+        return scored
+
+
+class WindowSVMTagger(BaseEstimator):
+    """Token-by-token linear SVM over hashed window features, with BIO repair.
+
+    ``n_jobs`` is the number of processes used for tagging; training is one
+    liblinear run. Confidence of an entity: the softmax probability of the chosen
+    label over the decision scores, averaged over the entity's tokens (a ranking
+    score, not a calibrated probability).
+    """
+
+    def __init__(
+        self,
+        tokenizer_config: TokenizerConfig | None = None,
+        feature_config: FeatureConfig | None = None,
+        n_features: int = 2**20,
+        C: float = 0.1,
+        class_weight: str | None = None,
+        max_iter: int = 2000,
+        n_jobs: int | None = 1,
+    ):
+        self.tokenizer_config = tokenizer_config
+        self.feature_config = feature_config
+        self.n_features = n_features
+        self.C = C
+        self.class_weight = class_weight
+        self.max_iter = max_iter
+        self.n_jobs = n_jobs
+
+    def tokenizer(self) -> Tokenizer:
+        return Tokenizer(self.tokenizer_config)
+
+    def _matrix(self, table: TokenTable) -> sparse.csr_matrix:
+        return Featurizer(self.feature_config).hashed_matrix(table, self.n_features)
+
+    def fit(self, X: Sequence[Document], y: None = None) -> WindowSVMTagger:
+        docs = list(X)
+        if not docs:
+            raise ValueError("cannot fit on an empty document list")
+        table = self.tokenizer()([d.text for d in docs])
+        labels = bio.encode(table, [d.entities for d in docs]).astype(str)
+        started = time.perf_counter()
+        model = LinearSVC(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter)
+        model.fit(self._matrix(table), labels)
+        self.fit_seconds_ = time.perf_counter() - started
+        self.n_iter_ = int(model.n_iter_)
+        self.converged_ = self.n_iter_ < self.max_iter
+        self.coef_ = sparse.csr_matrix(model.coef_.astype(np.float32))
+        self.intercept_ = model.intercept_.astype(np.float32)
+        self.classes_ = [str(c) for c in model.classes_]
+        self.entity_types_ = sorted({c[2:] for c in self.classes_ if c != bio.OUTSIDE})
+        return self
+
+    def _label_table(self, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
+        """Predicted label and its softmax confidence for every token."""
+        if len(table) == 0:
+            return np.zeros(0, dtype=object), np.zeros(0)
+        scores = np.asarray((self._matrix(table) @ self.coef_.T).todense()) + self.intercept_
+        best = scores.argmax(axis=1)
+        exp = np.exp(scores - scores[np.arange(len(best)), best][:, None])
+        confidence = 1.0 / exp.sum(axis=1)
+        return np.array(self.classes_, dtype=object)[best], confidence
+
+    def tag_texts_with_confidence(
+        self, texts: Sequence[str], n_jobs: int | None = None
+    ) -> list[list[tuple[Entity, float]]]:
+        if not texts:
+            return []
+        parts = map_chunks(_SVMChunkTagger(self), list(texts), self.n_jobs if n_jobs is None else n_jobs)
+        return [entities for part in parts for entities in part]
+
+    def tag_texts(self, texts: Sequence[str], n_jobs: int | None = None) -> list[list[Entity]]:
+        return [[e for e, _ in doc] for doc in self.tag_texts_with_confidence(texts, n_jobs)]
+
+    def predict(self, X: Sequence[Document]) -> list[list[Entity]]:
+        return self.tag_texts([d.text for d in X])
+
+    def score(self, X: Sequence[Document], y: None = None) -> float:
+        """MEDDOCAN subtask-1 (NER) F1 on documents with gold entities."""
+        from .evaluate import score_documents
+
+        docs = list(X)
+        predicted = [Document(d.doc_id, d.text, e) for d, e in zip(docs, self.predict(docs), strict=True)]
+        return score_documents(docs, predicted).ner.f1
+
+    def save(self, directory: str | os.PathLike) -> Path:
+        """Write ``config.json`` and ``weights.npz`` (non-zero weights only)."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        config = TaggerConfig(
+            tokenizer=self.tokenizer_config or TokenizerConfig(), features=self.feature_config or FeatureConfig()
+        ).to_dict()
+        config.pop("crf")
+        coef = self.coef_.tocsr()
+        tmp = directory / f".{WEIGHTS_FILE}.tmp.npz"
+        np.savez_compressed(
+            tmp,
+            data=coef.data,
+            indices=coef.indices,
+            indptr=coef.indptr,
+            shape=np.array(coef.shape),
+            intercept=self.intercept_,
+        )
+        os.replace(tmp, directory / WEIGHTS_FILE)
+        meta = {
+            "format": FORMAT_NAME,
+            "version": 1,
+            "kind": "svm",
+            "config": config,
+            "params": {"n_features": self.n_features, "C": self.C, "class_weight": self.class_weight},
+            "classes": self.classes_,
+        }
+        text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
+        (directory / CONFIG_FILE).write_text(text, encoding="utf-8")
+        return directory
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike, n_jobs: int | None = 1) -> WindowSVMTagger:
+        directory = Path(directory)
+        meta = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
+        if meta.get("format") != FORMAT_NAME:
+            raise ValueError(f"{directory / CONFIG_FILE}: not a {FORMAT_NAME} model")
+        config = TaggerConfig.from_dict(meta["config"])
+        model = cls(config.tokenizer, config.features, n_jobs=n_jobs, **meta["params"])
+        with np.load(directory / WEIGHTS_FILE, allow_pickle=False) as w:
+            model.coef_ = sparse.csr_matrix((w["data"], w["indices"], w["indptr"]), shape=tuple(w["shape"]))
+            model.intercept_ = w["intercept"]
+        model.classes_ = list(meta["classes"])
+        model.entity_types_ = sorted({c[2:] for c in model.classes_ if c != bio.OUTSIDE})
+        return model

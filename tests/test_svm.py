@@ -1,0 +1,75 @@
+"""The window SVM tagger: hashed sparse features, fit/predict, pickle-free save/load,
+and use through the generic loader and the tag CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from deid_crf.corpus import Document, Entity
+from deid_crf.featurize import Featurizer
+from deid_crf.models import load_model
+from deid_crf.svm import WindowSVMTagger
+from deid_crf.tag import main as tag_main
+from deid_crf.tagger import DeidTagger, ModelNotFoundError
+from deid_crf.tokenize import tokenize
+
+
+@pytest.fixture(scope="module")
+def svm(tiny_corpus: list[Document]) -> WindowSVMTagger:
+    return WindowSVMTagger(n_features=2**16).fit(tiny_corpus)
+
+
+def test_hashed_matrix_has_one_entry_per_attribute():
+    table = tokenize(["Nombre: Ana.\nNHC: 123456."])
+    featurizer = Featurizer()
+    matrix = featurizer.hashed_matrix(table, 2**12)
+    items = featurizer.crf_items(table)
+    per_token = [len(attributes) for sentence in items for attributes in sentence]
+    assert matrix.shape == (len(table), 2**12)
+    assert np.diff(matrix.indptr).tolist() == per_token
+    assert matrix.indices.min() >= 0 and matrix.indices.max() < 2**12
+    # The same strings hash to the same columns in another call (and process).
+    again = featurizer.hashed_matrix(table, 2**12)
+    assert (matrix != again).nnz == 0
+
+
+def test_fit_predict(svm: WindowSVMTagger, unseen_document: Document):
+    assert svm.converged_
+    (predicted,) = svm.predict([unseen_document])
+    nhc = unseen_document.text.index("745120")
+    assert Entity(nhc, nhc + 6, "ID_SUJETO_ASISTENCIA") in predicted
+    for e in predicted:
+        assert 0 <= e.start < e.end <= len(unseen_document.text)
+    [scored] = svm.tag_texts_with_confidence([unseen_document.text])
+    assert [e for e, _ in scored] == predicted
+    assert all(0.0 < c <= 1.0 for _, c in scored)
+    assert 0.0 <= svm.score([unseen_document]) <= 1.0
+    assert svm.tag_texts([]) == [] and svm.tag_texts([""]) == [[]]
+
+
+def test_save_load_is_pickle_free_and_identical(svm: WindowSVMTagger, unseen_document: Document, tmp_path: Path):
+    directory = svm.save(tmp_path / "svm")
+    assert sorted(p.name for p in directory.iterdir()) == ["config.json", "weights.npz"]
+    loaded = load_model(directory)
+    assert isinstance(loaded, WindowSVMTagger)
+    assert loaded.predict([unseen_document]) == svm.predict([unseen_document])
+    assert loaded.tag_texts([unseen_document.text], n_jobs=2) == svm.tag_texts([unseen_document.text])
+
+
+def test_load_model_dispatches_on_kind(tiny_model_dir: Path, tmp_path: Path):
+    assert isinstance(load_model(tiny_model_dir), DeidTagger)
+    with pytest.raises(ModelNotFoundError):
+        load_model(tmp_path / "missing")
+
+
+def test_tag_cli_accepts_an_svm_model(svm: WindowSVMTagger, unseen_document: Document, tmp_path: Path, capsys):
+    directory = svm.save(tmp_path / "svm")
+    note = tmp_path / "nota.txt"
+    note.write_text(unseen_document.text, encoding="utf-8")
+    assert tag_main([str(note), "--model", str(directory), "-j", "1", "--rules", "off"]) == 0
+    out = capsys.readouterr().out
+    expected = svm.predict([unseen_document])[0]
+    assert len(out.strip().splitlines()) == len(expected)
