@@ -59,6 +59,13 @@ class FeatureConfig:
     gazetteer_dir: str = "gazetteers/lists"  # `make gazetteers`
 
 
+def svm_feature_config() -> FeatureConfig:
+    """Default features of the window SVM: tagging each token on its own, it needs more
+    of the window than the CRF (dev NER F1 0.9273 with these columns vs 0.9190 with the
+    CRF's, `python -m deid_crf.train --kind svm`)."""
+    return FeatureConfig(window_columns=("w", "sshape", "s3", "f", "label", "p3", "shape", "pat"))
+
+
 @dataclass
 class CRFConfig:
     """Hyper-parameters of the linear-chain CRF (L-BFGS training)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,8 +21,8 @@ from scipy import sparse
 from sklearn.base import BaseEstimator
 from sklearn.svm import LinearSVC
 
-from . import bio
-from .config import FeatureConfig, TaggerConfig, TokenizerConfig
+from . import bio, resources
+from .config import FeatureConfig, TaggerConfig, TokenizerConfig, svm_feature_config
 from .corpus import Document, Entity
 from .featurize import Featurizer
 from .parallel import map_chunks
@@ -84,7 +85,7 @@ class WindowSVMTagger(BaseEstimator):
         return Tokenizer(self.tokenizer_config)
 
     def _matrix(self, table: TokenTable) -> sparse.csr_matrix:
-        return Featurizer(self.feature_config).hashed_matrix(table, self.n_features)
+        return Featurizer(self.feature_config or svm_feature_config()).hashed_matrix(table, self.n_features)
 
     def fit(self, X: Sequence[Document], y: None = None) -> WindowSVMTagger:
         docs = list(X)
@@ -139,10 +140,14 @@ class WindowSVMTagger(BaseEstimator):
     def save(self, directory: str | os.PathLike) -> Path:
         """Write ``config.json`` and ``weights.npz`` (non-zero weights only)."""
         directory = Path(directory)
+        if directory.exists() and not (directory / CONFIG_FILE).is_file() and any(directory.iterdir()):
+            raise FileExistsError(f"{directory} exists and does not hold a model; refusing to replace it")
         directory.mkdir(parents=True, exist_ok=True)
-        config = TaggerConfig(
-            tokenizer=self.tokenizer_config or TokenizerConfig(), features=self.feature_config or FeatureConfig()
-        ).to_dict()
+        features = self.feature_config or svm_feature_config()
+        for field in {field for _, field in resources.PROVIDERS.values()}:
+            shutil.rmtree(directory / field, ignore_errors=True)
+        features = resources.bundle(features, directory)
+        config = TaggerConfig(tokenizer=self.tokenizer_config or TokenizerConfig(), features=features).to_dict()
         config.pop("crf")
         coef = self.coef_.tocsr()
         tmp = directory / f".{WEIGHTS_FILE}.tmp.npz"
@@ -174,6 +179,7 @@ class WindowSVMTagger(BaseEstimator):
         if meta.get("format") != FORMAT_NAME:
             raise ValueError(f"{directory / CONFIG_FILE}: not a {FORMAT_NAME} model")
         config = TaggerConfig.from_dict(meta["config"])
+        config.features = resources.resolve(config.features, directory)
         model = cls(config.tokenizer, config.features, n_jobs=n_jobs, **meta["params"])
         with np.load(directory / WEIGHTS_FILE, allow_pickle=False) as w:
             model.coef_ = sparse.csr_matrix((w["data"], w["indices"], w["indptr"]), shape=tuple(w["shape"]))

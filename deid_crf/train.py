@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from .config import TaggerConfig, data_dir, default_model_dir
+from .config import TaggerConfig, data_dir, default_model_dir, svm_feature_config
 from .corpus import CorpusError, Document, read_brat_dir
 from .svm import WindowSVMTagger
 from .tagger import DeidTagger
@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.kind == "svm":
         svm_params = {} if args.C is None else {"C": args.C}
-        tagger = WindowSVMTagger(config.tokenizer, config.features, n_jobs=args.n_jobs, **svm_params)
+        features = config.features if args.config else svm_feature_config()
+        tagger = WindowSVMTagger(config.tokenizer, features, n_jobs=args.n_jobs, **svm_params)
     else:
         tagger = DeidTagger(
             tokenizer_config=config.tokenizer,
