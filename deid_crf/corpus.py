@@ -141,10 +141,20 @@ def atomic_write_text(path: str | os.PathLike, content: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(content)
+            f.flush()
+            # On disk before the rename: after a power cut a file is old or new, never empty.
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates files owner-only
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_document(doc: Document, directory: str | os.PathLike, write_text: bool = True) -> None:

@@ -26,7 +26,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.svm import LinearSVC
 
-from .config import FeatureConfig, data_dir
+from .config import FeatureConfig, TaggerConfig, data_dir
 from .featurize import Featurizer
 from .pos_data import TaggedSentence, read_conllu, read_spaccc, spaccc_doc_id
 from .tokens import TokenTable
@@ -77,9 +77,10 @@ class PosTagger(BaseEstimator):
         self.max_iter = max_iter
 
     def _matrix(self, table: TokenTable):
-        return Featurizer(POS_FEATURES).hashed_matrix(table, self.n_features)
+        return Featurizer(self.features_).hashed_matrix(table, self.n_features)
 
     def fit(self, sentences: Sequence[TaggedSentence]) -> PosTagger:
+        self.features_ = POS_FEATURES
         table = table_from_sentences([s.forms for s in sentences])
         X = self._matrix(table)
         self.coef_: dict[str, np.ndarray] = {}
@@ -120,7 +121,7 @@ class PosTagger(BaseEstimator):
             "format": FORMAT_NAME,
             "version": 1,
             "params": self.get_params(),
-            "features": asdict(POS_FEATURES),
+            "features": asdict(self.features_),
             "classes": self.classes_,
         }
         arrays = {f"coef_{h}": self.coef_[h] for h in HEADS} | {f"intercept_{h}": self.intercept_[h] for h in HEADS}
@@ -141,6 +142,8 @@ class PosTagger(BaseEstimator):
         if meta.get("format") != FORMAT_NAME:
             raise ValueError(f"{config}: not a {FORMAT_NAME} model")
         tagger = cls(**meta["params"])
+        # Featurize exactly as the saved model was trained, whatever the current defaults.
+        tagger.features_ = TaggerConfig.from_dict({"features": meta["features"]}).features
         with np.load(directory / WEIGHTS_FILE, allow_pickle=False) as weights:
             tagger.coef_ = {h: weights[f"coef_{h}"] for h in HEADS}
             tagger.intercept_ = {h: weights[f"intercept_{h}"] for h in HEADS}
