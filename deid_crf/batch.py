@@ -11,6 +11,10 @@
   (``overwrite`` forces it), so a run killed at any moment resumes where it stopped
   and, with a seed, ends with exactly the outputs of an uninterrupted run; temporary
   files a kill left behind are removed when the run resumes.
+* The output directory records what its outputs depend on (format, model, rules,
+  masks, kept types, seed) in :data:`RUN_FILE`; a run with other settings into it is
+  refused (:class:`SettingsMismatch`) unless it overwrites every output. With a key
+  file, a document also needs its key record to count as done.
 * A bad input (unreadable, binary, not in the encoding, over ``max_bytes``) is
   reported with its path and reason and the batch goes on; an empty input gives
   empty outputs and a warning.
@@ -21,7 +25,9 @@ offsets, types and counts.
 
 from __future__ import annotations
 
+import codecs
 import glob
+import hashlib
 import json
 import logging
 import math
@@ -36,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from .corpus import CorpusError, atomic_write_text, decode_text, read_text
-from .deidentify import Deidentifier
+from .deidentify import ANNOTATE, SURROGATE, Deidentifier
 from .models import load_model
 from .output import SUFFIXES, mode_of, render
 from .parallel import effective_jobs
@@ -52,6 +58,8 @@ DEFAULT_PATTERN = "*.txt"
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
 OK, FAILED, EMPTY, SKIPPED = "ok", "failed", "empty", "skipped"
+# The settings of the run that wrote an output directory (hidden: never an input).
+RUN_FILE = ".deid-crf-run.json"
 
 
 @dataclass(frozen=True)
@@ -184,9 +192,10 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
             outputs.append(output_dir / relative.with_suffix(".txt"))
         if source != STDIN:
             clash = [o for o in outputs if o.exists() and o.samefile(source)]
-            if clash and fmt != "brat":
+            if target in clash:
                 problems.append(f"{source}: the output would overwrite the input; choose another output directory")
                 continue
+            # BRAT into the input's own folder: the input is already the .txt beside the .ann.
             outputs = [o for o in outputs if o not in clash]
         items.append(WorkItem(source, doc_id, tuple(str(o) for o in outputs)))
     return items, problems
@@ -201,15 +210,128 @@ def remove_stale_temporaries(item: WorkItem) -> None:
                 stale.unlink(missing_ok=True)
 
 
-def is_done(item: WorkItem) -> bool:
-    """Every output exists and is not older than the input."""
+def is_done(item: WorkItem, since_ns: int = 0, key_ids: set[str] | None = None) -> bool:
+    """Every output exists and is older neither than the input nor than ``since_ns``
+    (see :func:`record_run`), and, with ``key_ids``, the document has a key record."""
     if item.source == STDIN or STDOUT in item.outputs:
         return False
+    if key_ids is not None and item.doc_id not in key_ids:
+        return False
     try:
-        source_time = os.stat(item.source).st_mtime_ns
-        return all(os.stat(o).st_mtime_ns >= source_time for o in item.outputs)
+        oldest_allowed = max(os.stat(item.source).st_mtime_ns, since_ns)
+        return all(os.stat(o).st_mtime_ns >= oldest_allowed for o in item.outputs)
     except OSError:
         return False
+
+
+# ----------------------------------------------------------------------------- run settings
+
+
+class SettingsMismatch(Exception):
+    """The output directory holds outputs of a run with other (or unknown) settings."""
+
+
+def model_digest(model_dir: str | os.PathLike) -> str:
+    """SHA-256 of a saved model directory: every file's relative name, size and bytes."""
+    root = Path(model_dir)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and not _hidden(p.relative_to(root))):
+        digest.update(f"{path.relative_to(root).as_posix()}\0{path.stat().st_size}\0".encode())
+        with open(path, "rb") as f:
+            for block in iter(lambda f=f: f.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def run_fingerprint(settings: Settings, seeded: bool = True) -> dict[str, Any]:
+    """What the outputs of a run depend on, as recorded in :data:`RUN_FILE`: the
+    format, the model's digest, the rule layer, the input encoding and, where the
+    format uses them, the masks, the kept types and the seed (as a hash, so that the
+    file does not show it). ``seeded`` is False when the seed was drawn at random for
+    this run: each document's surrogates come from one seed anyway, so a run without
+    a seed may resume another without one."""
+    mode = mode_of(settings.fmt)
+    seed = hashlib.sha256(f"deid-crf seed\0{settings.seed}".encode()).hexdigest() if seeded else None
+    return {
+        "format": settings.fmt,
+        "model_sha256": model_digest(settings.model_dir),
+        "rules": settings.rules,
+        "propagate": settings.propagate,
+        "encoding": codecs.lookup(settings.encoding).name,
+        "mask": settings.mask if mode != ANNOTATE else None,
+        "mask_char": settings.mask_char if mode != ANNOTATE else None,
+        "keep": sorted(settings.keep) if mode == SURROGATE else None,
+        "seed_sha256": seed if mode == SURROGATE else None,
+    }
+
+
+def _recorded_run(output_dir: Path) -> dict[str, Any] | None:
+    """What :data:`RUN_FILE` holds (``settings`` and ``since_ns``); None without
+    one, {} when it cannot be read."""
+    try:
+        recorded = json.loads((output_dir / RUN_FILE).read_text(encoding="utf-8"))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("settings"), dict):
+        return {}
+    return recorded
+
+
+def _existing_outputs(items: Sequence[WorkItem]) -> Iterator[os.stat_result]:
+    for item in items:
+        for output in item.outputs:
+            if output != STDOUT:
+                try:
+                    yield os.stat(output)
+                except OSError:
+                    continue
+
+
+def check_output_dir(
+    output_dir: Path, fingerprint: dict[str, Any], items: Sequence[WorkItem], overwrite: bool = False
+) -> None:
+    """Raise :class:`SettingsMismatch` when ``output_dir`` holds outputs of a run
+    with other settings than ``fingerprint``, or outputs of ``items`` with no record
+    of their settings, unless this run overwrites them."""
+    if overwrite:
+        return
+    recorded = _recorded_run(output_dir)
+    advice = "pass --overwrite to redo every document with these settings, or choose another output directory"
+    if recorded is None:
+        if next(_existing_outputs(items), None) is not None:
+            raise SettingsMismatch(f"{output_dir} holds outputs whose settings are unknown (no {RUN_FILE}); {advice}")
+        return
+    if not recorded:
+        raise SettingsMismatch(f"{output_dir / RUN_FILE} cannot be read; {advice}")
+    settings = recorded["settings"]
+    if settings != fingerprint:
+        differ = sorted(k for k in settings.keys() | fingerprint.keys() if settings.get(k) != fingerprint.get(k))
+        raise SettingsMismatch(
+            f"{output_dir} holds outputs of a run with other settings ({', '.join(differ)}); {advice}"
+        )
+
+
+def record_run(
+    output_dir: Path, fingerprint: dict[str, Any], items: Sequence[WorkItem], overwrite: bool = False
+) -> int:
+    """Record ``fingerprint`` in ``output_dir``/:data:`RUN_FILE` (atomically), and
+    return the time (``since_ns``) before which an output is not this run's: 0 for a
+    new directory; with ``overwrite``, or when the settings change, just after the
+    newest output of ``items`` already there, so that a killed run resumed without
+    ``overwrite`` still redoes them. A directory whose record matches keeps it."""
+    recorded = _recorded_run(output_dir)
+    if not overwrite and recorded and recorded["settings"] == fingerprint:
+        return int(recorded.get("since_ns", 0))
+    since_ns = 1 + max((stat.st_mtime_ns for stat in _existing_outputs(items)), default=-1)
+    try:
+        atomic_write_text(
+            output_dir / RUN_FILE, json.dumps({"settings": fingerprint, "since_ns": since_ns}, indent=2) + "\n"
+        )
+    except OSError:
+        pass  # every output of this run will fail to be written in the same folder, and say so
+    return since_ns
 
 
 # ----------------------------------------------------------------------------- workers
@@ -327,6 +449,24 @@ class KeyFile:
     def close(self) -> None:
         self._file.close()
 
+    @staticmethod
+    def doc_ids(path: str | os.PathLike) -> set[str]:
+        """The documents that have a record in the key file at ``path`` (none if it
+        does not exist yet)."""
+        ids: set[str] = set()
+        try:
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError:
+                        continue
+                    if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
+                        ids.add(record["doc_id"])
+        except FileNotFoundError:
+            pass
+        return ids
+
     def compact(self) -> int:
         """Rewrite the file atomically with one record per document, sorted by id;
         returns the number of documents."""
@@ -381,17 +521,30 @@ def run(
     key_file: str | os.PathLike | None = None,
     progress: bool = False,
     stdin_data: bytes | None = None,
+    output_dir: Path | None = None,
+    fingerprint: dict[str, Any] | None = None,
 ) -> Summary:
     """Process ``items``; writes outputs and key records as documents are done and
-    returns the counts (``ok``, ``failed``, ``empty``, ``skipped``)."""
+    returns the counts (``ok``, ``failed``, ``empty``, ``skipped``).
+
+    With ``output_dir`` (where the items' outputs go), the run's settings
+    (``fingerprint``, by default :func:`run_fingerprint` of ``settings``) are checked
+    against those recorded there (:class:`SettingsMismatch` before anything is done)
+    and recorded."""
     from tqdm.auto import tqdm
     from tqdm.contrib.logging import logging_redirect_tqdm
 
     summary = Summary()
     started = time.perf_counter()
+    since_ns = 0
+    if output_dir is not None:
+        fingerprint = fingerprint if fingerprint is not None else run_fingerprint(settings)
+        check_output_dir(output_dir, fingerprint, items, overwrite)
+        since_ns = record_run(output_dir, fingerprint, items, overwrite)
+    key_ids = KeyFile.doc_ids(key_file) if key_file is not None and mode_of(settings.fmt) != ANNOTATE else None
     for item in items:
         remove_stale_temporaries(item)
-    todo = [item for item in items if overwrite or not is_done(item)]
+    todo = [item for item in items if overwrite or not is_done(item, since_ns, key_ids)]
     summary.counts[SKIPPED] = len(items) - len(todo)
     if summary.counts[SKIPPED]:
         log.info(f"skipping {summary.counts[SKIPPED]} document(s) whose outputs are up to date (--overwrite to redo)")

@@ -89,7 +89,7 @@ class PosTagger(BaseEstimator):
         for head in HEADS:
             y = np.array([t for s in sentences for t in getattr(s, head)], dtype=object)
             known = np.array([t is not None for t in y])
-            model = LinearSVC(C=self.C, max_iter=self.max_iter).fit(X[known], y[known].astype(str))
+            model = LinearSVC(C=self.C, max_iter=self.max_iter, random_state=0).fit(X[known], y[known].astype(str))
             self.coef_[head] = model.coef_.astype(np.float32)
             self.intercept_[head] = model.intercept_.astype(np.float32)
             self.classes_[head] = [str(c) for c in model.classes_]

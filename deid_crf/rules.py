@@ -51,15 +51,16 @@ COLLEGIATE_ID = "ID_TITULACION_PERSONAL_SANITARIO"
 DATE = "FECHAS"
 
 
+# Spaces that do not break a line: a rule span never holds a line break, so that
+# every output format (a BRAT ``T`` line above all) keeps one span on one line.
+_SP = r"[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
+LINE_BREAKS = re.compile(r"[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
 def _line_before(text: str, start: int, width: int) -> str:
     """Up to ``width`` characters before ``start`` on the same line, lower-cased."""
     line_start = text.rfind("\n", 0, start) + 1
     return text[max(line_start, start - width) : start].lower()
-
-
-def _last_label(before: str, labels: re.Pattern[str]) -> str | None:
-    found = list(labels.finditer(before))
-    return found[-1].group().lower() if found else None
 
 
 # --------------------------------------------------------------------- recognizers
@@ -92,12 +93,14 @@ def find_ips(text: str) -> Iterator[Match]:
 # after an optional +34/0034 (MEDDOCAN spans leave the "+" out) and before an optional
 # extension; groups are separated by spaces, dots or hyphens.
 _PHONE = re.compile(
-    r"(?<![\w./-])\+?\s?((?:00)?34[ .-]*)?([6789](?:[ .-]?\d){8})(?:\s*ext\.?\s*\d{1,5})?(?![\w]|[ .-]\d)"
+    rf"(?<![\w./-])\+?{_SP}?((?:00)?34[ .-]*)?([6789](?:[ .-]?\d){{8}})(?:{_SP}*ext\.?{_SP}*\d{{1,5}})?(?![\w]|[ .-]\d)"
 )
 # Any number of 7–12 digits right after a phone label ("Teléfono: 55304000").
-_LABELLED_NUMBER = re.compile(r"\+?\s?(\d(?:[ .-]?\d){6,11})(?![\w]|[ .-]\d)")
-_PHONE_LABEL = re.compile(r"tel[eé]fonos?|tel[eé]f|tfno|tlfno?|tlf|telf|tel|m[oó]vil|fax")
-_LABEL_END = re.compile(r"(?:tel[eé]fonos?|tel[eé]f|tfno|tlfno?|tlf|telf|tel|m[oó]vil|fax)[.:]*\s*$")
+_LABELLED_NUMBER = re.compile(rf"\+?{_SP}?(\d(?:[ .-]?\d){{6,11}})(?![\w]|[ .-]\d)")
+# Whole words only: "hotel", "cartel" or "pastel" before a number are no phone label.
+_LABEL_WORDS = r"\b(?:tel[eé]fonos?|tel[eé]fs?|tfnos?|tlfnos?|tlfs?|telfs?|tels?|m[oó]vil(?:es)?|fax)(?![^\W\d_])"
+_PHONE_LABEL = re.compile(_LABEL_WORDS)
+_LABEL_END = re.compile(rf"{_LABEL_WORDS}[.:]*\s*$")
 # Groupings written only for phone numbers, so they are taken without a label.
 _PHONE_GROUPS = {(3, 3, 3), (3, 2, 2, 2), (2, 3, 2, 2), (3, 6), (2, 7)}
 
@@ -223,14 +226,17 @@ MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic").split(
 _MONTH = "|".join([*MONTHS, "setiembre", "sept", *MONTH_ABBREVIATIONS])
 _NUMERIC_DATE = re.compile(r"(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w]|[/.-]\d)")
 _WRITTEN_DATE = re.compile(
-    rf"(?<![\w/-])(?:(\d{{1,2}})(?:\s+de\s+|[-/ ]))?({_MONTH})\.?"
-    rf"(?:(?:\s+de(?:l)?(?:\s+año)?\s+|[-/ ])(\d{{4}}|\d{{2}})(?![\w/]|[.,]\d))?(?!\w)",
+    rf"(?<![\w/-])(?:(\d{{1,2}})(?:{_SP}+de{_SP}+|[-/ ]))?({_MONTH})\.?"
+    rf"(?:(?:{_SP}+de(?:l)?(?:{_SP}+año)?{_SP}+|[-/ ])(\d{{4}}|\d{{2}})(?![\w/]|[.,]\d))?(?!\w)",
     re.IGNORECASE,
 )
 # A month name alone is a date after these words ("en junio", "entre marzo y abril").
 _BEFORE_MONTH = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|inicios de|finales de|mediados de))\s+$")
-# A year is a date after these words; "año" joins the span as MEDDOCAN annotates it.
-_YEAR = re.compile(r"(?<![\w/.-])(?:(?:el\s+)?año\s+)?(?:19|20)\d\d(?![\w/]|[.,-]\d)", re.IGNORECASE)
+# A year is a date after these words; "año" joins the span as MEDDOCAN annotates it,
+# "el" before it does not.
+_YEAR = re.compile(
+    rf"(?<![\w/.-])(?:el{_SP}+(?=año))?(?P<date>(?:año{_SP}+)?(?:19|20)\d\d)(?![\w/]|[.,-]\d)", re.IGNORECASE
+)
 _BEFORE_YEAR = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|de|del|el|año))\s+$")
 
 
@@ -261,11 +267,28 @@ def find_dates(text: str) -> Iterator[Match]:
         taken.append((m.start(), end))
         yield m.start(), end, DATE
     for m in _YEAR.finditer(text):
-        if m.group()[:1].isdigit() and not _BEFORE_YEAR.search(_line_before(text, m.start(), 30)):
+        start = m.start("date")
+        if m.group("date")[:1].isdigit() and not _BEFORE_YEAR.search(_line_before(text, start, 30)):
             continue
-        start = m.start() + (m.group().lower().startswith("el ") and 3)
         if not any(a <= start and m.end() <= b for a, b in taken):
             yield start, m.end(), DATE
+
+
+def _within_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``[start, end)`` cut at its line breaks into non-empty pieces without
+    surrounding spaces (the recognizers' patterns never cross a line; this is the
+    guarantee for any pattern that would)."""
+    pieces, cursor = [], start
+    for cut in [*(m.start() for m in LINE_BREAKS.finditer(text, start, end)), end]:
+        a, b = cursor, cut
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            pieces.append((a, b))
+        cursor = cut + 1
+    return pieces
 
 
 @dataclass(frozen=True)
@@ -359,14 +382,15 @@ class RuleLayer:
         return self.default != OFF or any(v != OFF for v in self.priority.values())
 
     def find(self, text: str) -> list[PHISpan]:
-        """Every recognizer's spans (they may overlap one another)."""
+        """Every recognizer's spans (they may overlap one another), none across a
+        line break."""
         if not self.active:
             return []
         spans = {
-            (start, end, type_)
+            (a, b, type_)
             for name in self.recognizers
             for start, end, type_ in RECOGNIZERS[name].find(text)
-            if start < end
+            for a, b in _within_lines(text, start, end)
         }
         return [PHISpan(start, end, type_, 1.0, RULE) for start, end, type_ in sorted(spans)]
 
@@ -378,7 +402,8 @@ class RuleLayer:
 
 def rule_layer(mode: str, propagate: bool | None = None) -> RuleLayer:
     """``default`` (the shipped per-type priorities), or one priority for all types;
-    name propagation is on unless ``propagate`` is False or the mode is ``off``."""
+    name propagation follows ``propagate``, and when it is None is on for every mode
+    but ``off`` (``rule_layer("off", propagate=True)``: the model and propagation)."""
     if mode != "default" and mode not in PRIORITIES:
         raise ValueError(f"unknown rule mode {mode!r}; choose from default, {', '.join(PRIORITIES)}")
     propagate = (mode != OFF) if propagate is None else propagate

@@ -71,6 +71,21 @@ KINSHIP = frozenset(
     tio tia tios primo prima primos sobrino sobrina sobrinos esposo esposa marido mujer pareja conyuge novio novia
     cunado cunada suegro suegra yerno nuera padres familia familiar familiares gemelo gemela hermanastro hermanastra
     padrastro madrastra bisabuelo bisabuela materno materna paterno paterna mayor menor varon hembra otro otra
+    abuelas nietas nietos tias primas sobrinas cunados cunadas suegros esposos conyuges gemelos gemelas mellizo
+    melliza mellizos mellizas hermanastros progenitor progenitora progenitores nino nina ninos ninas bebe neonato
+    recien nacido nacida varones mujeres
+    """.split()
+)
+# The other words a relative's span holds besides kinship words and name particles
+# ("dos hermanos", "su pareja", "madre de 60 años", "primo en primer grado"); any
+# other word of such a span is taken as a name and replaced, whatever its case.
+RELATIVE_WORDS = KINSHIP | frozenset(
+    """
+    un una uno unos unas su sus mi ambos ambas con o u en sin que otros otras
+    dos tres cuatro cinco seis siete ocho nueve diez once doce
+    primer primero primera segundo segunda tercer tercero tercera grado rama linea lado parte
+    masculino masculina femenino femenina mediano mediana joven jovenes miembro miembros
+    ano anos mes meses semana semanas dia dias edad
     """.split()
 )
 INSTITUTION_WORDS = frozenset(
@@ -209,13 +224,19 @@ _MONTH_INDEX |= {normalize(m)[:3]: i for i, m in enumerate(MONTHS, start=1)} | {
 _WEEKDAY_INDEX = {normalize(d): i for i, d in enumerate(WEEKDAYS)}
 _MONTH_RE = "|".join(sorted((*MONTHS, "setiembre", "sept", *(m[:3] for m in MONTHS)), key=len, reverse=True))
 _NUMERIC = r"(?P<d>\d{1,2})(?P<s>[/.-])(?P<m>\d{1,2})(?P=s)(?P<y>\d{4}|\d{2})"
-_ISO = r"(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
+_YMD = r"(?P<iy>\d{4})(?P<is>[/.-])(?P<im>\d{1,2})(?P=is)(?P<id>\d{1,2})"  # 2016-03-15, 2016/3/15
+_YM = r"(?P<zy>\d{4})(?P<zs>[/.-])(?P<zm>\d{1,2})"  # 2016-03
+_MY = r"(?P<mm>\d{1,2})(?P<ms>[/.-])(?P<my>\d{4})"  # 03/2016
 _WRITTEN = (
     rf"(?:(?P<wd>\d{{1,2}})(?P<ws1>\s+de\s+|[-/ ]))?(?P<wm>{_MONTH_RE})(?P<dot>\.?)"
     rf"(?:(?P<ws2>\s+de(?:l)?(?:\s+año)?\s+|[-/ ])(?P<wy>\d{{4}}|\d{{2}})(?!\d))?"
 )
 _YEAR = r"(?P<yy>(?:1[89]|20)\d\d)"
-_DATE = re.compile(rf"(?<![\w]){_NUMERIC}(?!\d)|(?<!\d){_ISO}(?!\d)|(?<!\w){_WRITTEN}(?!\w)|(?<!\d){_YEAR}(?!\d)", re.I)
+_DATE = re.compile(
+    rf"(?<!\w){_NUMERIC}(?!\d)|(?<!\d){_YMD}(?!\d)|(?<!\d){_YM}(?!\d)|(?<!\w){_MY}(?!\d)"
+    rf"|(?<!\w){_WRITTEN}(?!\w)|(?<!\d){_YEAR}(?!\d)",
+    re.I,
+)
 _WEEKDAY = re.compile(rf"(?<!\w)(?:{'|'.join(WEEKDAYS + ['miercoles', 'sabado'])})(?!\w)", re.I)
 
 
@@ -254,14 +275,18 @@ def _month_like(month: int, like: str) -> str:
 
 def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> str | None:
     """``text`` with every date in it moved by ``days`` and written as before, or
-    None when it holds no date that can be read. An impossible date (``31/02/2000``)
-    gets new digits of the same shape (drawn from ``rng``)."""
+    None when it holds no date that can be read. A month without a day (``06/2016``,
+    ``junio de 2016``) moves as its 15th does, a year alone as its 1 July. An
+    impossible date (``31/02/2000``) gets new digits and letters of the same shape
+    (drawn from ``rng``); a text with digits outside the dates it holds
+    (``12/06 /2016``, ``semana 23 de 2016``) gets new digits everywhere rather than
+    a partial shift that would keep the rest."""
     rng = rng or random.Random(days)
-    found = False
+    found: list[tuple[int, int]] = []
     shifted_day: date | None = None
 
     def shift(m: re.Match[str]) -> str:
-        nonlocal found, shifted_day
+        nonlocal shifted_day
         g = m.groupdict()
         try:
             if g["d"]:
@@ -271,7 +296,14 @@ def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> s
                 shifted_day = new
             elif g["iy"]:
                 new = date(int(g["iy"]), int(g["im"]), int(g["id"])) + timedelta(days)
-                out, shifted_day = new.isoformat(), new
+                pad = _padded(g["im"], g["id"])
+                out = f"{new.year:04d}{g['is']}{_number(new.month, pad)}{g['is']}{_number(new.day, pad)}"
+                shifted_day = new
+            elif g["zy"] or g["my"]:
+                year, month = (g["zy"], g["zm"]) if g["zy"] else (g["my"], g["mm"])
+                new = date(int(year), int(month), 15) + timedelta(days)
+                new_month = _number(new.month, _padded(month))
+                out = f"{new.year:04d}{g['zs']}{new_month}" if g["zy"] else f"{new_month}{g['ms']}{new.year:04d}"
             elif g["wm"]:
                 month = _MONTH_INDEX[normalize(g["wm"])]
                 year = _full_year(g["wy"]) if g["wy"] else 2000  # a leap year: "29 de febrero"
@@ -287,12 +319,15 @@ def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> s
                 out = str((date(int(g["yy"]), 7, 1) + timedelta(days)).year)
         except (ValueError, KeyError, OverflowError):
             out = _pattern_like(m.group(), rng)
-        found = True
+        found.append(m.span())
         return out
 
     result = _DATE.sub(shift, text)
     if not found:
         return None
+    outside = [c for i, c in enumerate(text) if not any(a <= i < b for a, b in found)]
+    if any(c.isdigit() for c in outside):
+        return _pattern_like(result, rng, letters=False)  # month names moved, every digit new
     if shifted_day is not None:
         weekday = WEEKDAYS[shifted_day.weekday()]
         result = _WEEKDAY.sub(lambda m: match_case(m.group(), weekday), result)
@@ -302,7 +337,13 @@ def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> s
 # ----------------------------------------------------------------------------- ages
 
 _AGE_NUMBER = re.compile(r"\d+")
-_AGE_WORDS = re.compile(r"\b(?:noventa(?:\s+y\s+\w+)?|cien(?:to)?(?:\s+\w+)?)\b", re.I)
+# Number words that may follow "noventa y" and "ciento" in an age of 90 or more.
+_UNITS = r"un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|tantos"
+_TENS = r"diez|once|doce|trece|catorce|quince|dieci\w+|veinte|veinti\w+|treinta|cuarenta|cincuenta"
+_AGE_WORDS = re.compile(
+    rf"\b(?:noventa(?:\s+y\s+(?:{_UNITS}))?|ciento(?:\s+(?:{_UNITS}|{_TENS})(?:\s+y\s+(?:{_UNITS}))?)?|cien)\b",
+    re.I,
+)
 _NOT_YEARS = re.compile(r"\b(?:mes|meses|semana|semanas|d[ií]a|d[ií]as|hora|horas)\b", re.I)
 
 
@@ -317,10 +358,10 @@ def cap_age(text: str) -> str:
 # ----------------------------------------------------------------------------- patterns
 
 
-def _pattern_like(text: str, rng: random.Random, keep_prefix: int = 0) -> str:
+def _pattern_like(text: str, rng: random.Random, keep_prefix: int = 0, letters: bool = True) -> str:
     """Same shape: each digit a new digit (a leading non-zero stays non-zero), each
-    letter a new letter of the same case, other characters kept; the first
-    ``keep_prefix`` digits are kept."""
+    letter (unless ``letters`` is False) a new letter of the same case, other
+    characters kept; the first ``keep_prefix`` digits are kept."""
     out, digits_seen, first_digit = [], 0, True
     for c in text:
         if c.isdigit():
@@ -331,7 +372,7 @@ def _pattern_like(text: str, rng: random.Random, keep_prefix: int = 0) -> str:
                 out.append(str(rng.randint(low, 9)))
             digits_seen += 1
             first_digit = False
-        elif c.isascii() and c.isalpha():
+        elif letters and c.isascii() and c.isalpha():
             letter = chr(rng.randint(ord("A"), ord("Z")))
             out.append(letter if c.isupper() else letter.lower())
         else:
@@ -449,8 +490,8 @@ class DocumentSurrogates:
         return match_case(word, self._parts[key])
 
     def name(self, text: str, before: str = "", relatives: bool = False) -> str:
-        """Replace each name part; keep particles, titles and (for relatives) kinship
-        words and other lower-case words."""
+        """Replace each name part; keep particles, titles and, for relatives, the
+        words of :data:`RELATIVE_WORDS` (``hija marta`` → ``hija gema``)."""
         v = self.vocabulary
         surnames_only = "apellido" in normalize(before)
         pieces = _WORD_SPLIT.split(text)
@@ -460,7 +501,7 @@ class DocumentSurrogates:
             if not piece or _WORD_SPLIT.fullmatch(piece) or not any(c.isalpha() for c in piece):
                 out.append(piece if not any(c.isdigit() for c in piece) else cap_age(piece))
                 continue
-            if key in PARTICLES or key in v.title_keys or (relatives and (key in KINSHIP or piece[0].islower())):
+            if key in PARTICLES or key in v.title_keys or (relatives and key in RELATIVE_WORDS):
                 out.append(piece)
                 continue
             if _INITIAL.match(piece):

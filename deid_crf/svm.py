@@ -94,7 +94,7 @@ class WindowSVMTagger(BaseEstimator):
         table = self.tokenizer()([d.text for d in docs])
         labels = bio.encode(table, [d.entities for d in docs]).astype(str)
         started = time.perf_counter()
-        model = LinearSVC(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter)
+        model = LinearSVC(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter, random_state=0)
         model.fit(self._matrix(table), labels)
         self.fit_seconds_ = time.perf_counter() - started
         self.n_iter_ = int(model.n_iter_)

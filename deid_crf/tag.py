@@ -8,7 +8,8 @@
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
 
 Directories are searched recursively (--pattern, default *.txt) and mirrored under
--o; a re-run skips documents whose outputs are up to date (--overwrite to redo them).
+-o; a re-run skips documents whose outputs are up to date (--overwrite to redo them),
+and a re-run with other settings into the same -o is refused unless --overwrite.
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
@@ -20,6 +21,7 @@ of a document.
 from __future__ import annotations
 
 import argparse
+import codecs
 import logging
 import sys
 from pathlib import Path
@@ -29,10 +31,13 @@ from .batch import (
     DEFAULT_PATTERN,
     STDIN,
     Settings,
+    SettingsMismatch,
+    check_output_dir,
     deidentifier,
     discover,
     plan,
     run,
+    run_fingerprint,
 )
 from .config import default_model_dir
 from .deidentify import DEFAULT_MASK, mask_function
@@ -72,7 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-j", "--jobs", "--n-jobs", dest="jobs", type=int, default=-1, help="worker processes (default: all cores)"
     )
-    parser.add_argument("--overwrite", action="store_true", help="redo documents whose outputs are up to date")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="redo every document, even those whose outputs are up to date or were made with other settings",
+    )
     parser.add_argument(
         "--rules",
         choices=RULE_MODES,
@@ -80,10 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="rule layer: per-type priorities chosen on dev (default), off, or one priority for every type",
     )
     parser.add_argument(
-        "--no-propagate",
-        dest="propagate",
-        action="store_false",
-        help="do not search the rest of a document for the names found in it",
+        "--propagate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="search the rest of a document for the names found in it (default: on, off with --rules off)",
     )
     parser.add_argument("--mask", default=DEFAULT_MASK, help="masked format: placeholder template (default: [{type}])")
     parser.add_argument("--mask-char", help="masked format: repeat this character over each span instead")
@@ -172,6 +181,10 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(str(exc))
     if args.max_bytes <= 0:
         parser.error("--max-bytes must be positive")
+    try:
+        codecs.lookup(args.encoding)
+    except LookupError:
+        parser.error(f"unknown encoding {args.encoding!r} (--encoding)")
 
     found, problems = discover(args.inputs, args.pattern, out)
     if len(found) > 1 and out is None:
@@ -186,7 +199,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         model_dir=str(args.model or default_model_dir()),
         fmt=args.format,
         rules=args.rules,
-        propagate=args.propagate and args.rules != "off",
+        propagate=args.propagate if args.propagate is not None else args.rules != "off",
         mask=args.mask,
         mask_char=args.mask_char,
         seed=args.seed if args.seed is not None else _random_seed(),
@@ -202,6 +215,13 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         log.error(f"cannot load model from {settings.model_dir} ({type(exc).__name__})")
         return 2
+    fingerprint = None
+    if out is not None:
+        fingerprint = run_fingerprint(settings, seeded=args.seed is not None)
+        try:
+            check_output_dir(out, fingerprint, items, args.overwrite)
+        except SettingsMismatch as exc:
+            parser.error(str(exc))
     for problem in problems:
         log.error(problem)
 
@@ -215,6 +235,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         key_file=args.key_file,
         progress=progress,
         stdin_data=stdin_data,
+        output_dir=out,
+        fingerprint=fingerprint,
     )
     counts = summary.counts
     failed = counts["failed"] + len(problems)

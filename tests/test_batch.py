@@ -91,6 +91,11 @@ def tree(directory: Path) -> dict[str, bytes]:
     return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
+def outputs(directory: Path) -> list[str]:
+    """The output files under ``directory``, without the record of the run's settings."""
+    return sorted(name for name in tree(directory) if name != batch.RUN_FILE)
+
+
 def assert_no_phi(*texts: str) -> None:
     for text in texts:
         leaked = [phi for phi in PHI if phi in text]
@@ -110,7 +115,7 @@ def test_batch_kill_and_resume_gives_the_same_outputs(corpus, tiny_model_dir, tm
     assert f"into {tmp_path / 'full'}: 200 ok, 8 failed, 0 skipped (up to date), 2 empty" in full.stderr
     expected = tree(tmp_path / "full")
     good = {f"{'a' if i % 2 else 'b/c'}/doc{i:03d}.txt" for i in range(N_GOOD)}
-    assert set(expected) == good | {"a/vacia1.txt", "b/c/vacia2.txt"}
+    assert set(expected) == good | {"a/vacia1.txt", "b/c/vacia2.txt", batch.RUN_FILE}
     assert_no_phi(full.stdout, full.stderr, (tmp_path / "full.log").read_text(encoding="utf-8"))
     key_path = tmp_path / "k1" / "key.jsonl"
     assert stat.S_IMODE(key_path.stat().st_mode) == 0o600
@@ -187,13 +192,13 @@ def test_inputs_outputs_and_usage_errors(tmp_path, tiny_model_dir, capsys):
     model = ["--model", str(tiny_model_dir), "-j", "1"]
 
     assert main([str(notes / "**" / "*.txt"), "-o", str(tmp_path / "g"), "--format", "masked", *model]) == 0
-    assert sorted(tree(tmp_path / "g")) == ["sub/uno.txt"]
+    assert outputs(tmp_path / "g") == ["sub/uno.txt"]
     assert main([str(notes), "--pattern", "*.note", "-o", str(tmp_path / "p"), "--format", "masked", *model]) == 0
-    assert sorted(tree(tmp_path / "p")) == ["dos.txt"]
+    assert outputs(tmp_path / "p") == ["dos.txt"]
     # Outputs inside the input tree are not taken as inputs on the next run.
     assert main([str(notes), "-o", str(notes / "deid"), "--format", "masked", *model]) == 0
     assert main([str(notes), "-o", str(notes / "deid"), "--format", "masked", *model]) == 0
-    assert sorted(tree(notes / "deid")) == ["sub/uno.txt"]
+    assert outputs(notes / "deid") == ["sub/uno.txt"]
     # Masked output never overwrites its input.
     assert main([str(notes / "sub" / "uno.txt"), "-o", str(notes / "sub"), "--format", "masked", *model]) == 1
     assert "would overwrite the input" in capsys.readouterr().err
@@ -218,3 +223,92 @@ def test_stdin_and_stdout_with_key_file(tmp_path, tiny_model_dir, monkeypatch, c
     assert record["doc_id"] == "stdin" and stat.S_IMODE(key.stat().st_mode) == 0o600
     replaced = {s["original"]: s["replacement"] for s in record["spans"]}
     assert replaced["Filiberta"] in out
+
+
+def test_a_rerun_with_other_settings_is_refused_unless_it_overwrites(tmp_path, tiny_model_dir, capsys, monkeypatch):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for i in range(3):
+        (notes / f"doc{i}.txt").write_text(patient_document(f"doc{i}", patient(i)).text, encoding="utf-8")
+    out = tmp_path / "out"
+
+    def run_tag(*extra: str) -> tuple[int, str]:
+        status = main([str(notes), "-o", str(out), "--model", str(tiny_model_dir), "-j", "1", *extra])
+        return status, capsys.readouterr().err
+
+    surrogate = ["--format", "surrogate", "--seed", "1"]
+    assert run_tag(*surrogate)[0] == 0
+    first = tree(out)
+    recorded = json.loads(first[batch.RUN_FILE])
+    assert recorded["settings"]["format"] == "surrogate" and recorded["since_ns"] == 0
+    assert '"1"' not in first[batch.RUN_FILE].decode() and recorded["settings"]["seed_sha256"]  # the seed is hashed
+
+    for changed in (
+        ["--format", "masked"],
+        ["--format", "surrogate", "--seed", "2"],
+        ["--format", "surrogate"],  # a random seed is not seed 1
+        [*surrogate, "--rules", "off"],
+        [*surrogate, "--no-propagate"],
+        [*surrogate, "--mask", "<{type}>"],
+        [*surrogate, "--mask-char", "*"],
+        [*surrogate, "--keep", ""],
+        [*surrogate, "--encoding", "latin-1"],
+    ):
+        with pytest.raises(SystemExit) as info:
+            run_tag(*changed)
+        err = capsys.readouterr().err
+        assert info.value.code == 2, changed
+        assert f"{out} holds outputs of a run with other settings" in err and "--overwrite" in err
+        assert tree(out) == first  # nothing touched
+    assert "0 ok, 0 failed, 3 skipped" in run_tag(*surrogate)[1]
+
+    # A key file added later: documents without a key record are redone (same bytes with the seed).
+    key = tmp_path / "secret" / "key.jsonl"
+    status, err = run_tag(*surrogate, "--key-file", str(key))
+    assert status == 0 and "3 ok, 0 failed, 0 skipped" in err
+    assert tree(out) == first and len(key.read_text(encoding="utf-8").splitlines()) == 3
+    assert "0 ok, 0 failed, 3 skipped" in run_tag(*surrogate, "--key-file", str(key))[1]
+
+    # Outputs with no record of their settings are not taken as done either.
+    (out / batch.RUN_FILE).unlink()
+    with pytest.raises(SystemExit):
+        run_tag(*surrogate)
+    assert "settings are unknown" in capsys.readouterr().err
+
+    # --overwrite redoes everything with the new settings; killed after one document,
+    # the run resumed without --overwrite still redoes the other two.
+    writes = 0
+    write = batch.atomic_write_text
+
+    def interrupted_write(path, content):
+        nonlocal writes
+        write(path, content)
+        writes += 1
+        if writes == 2:  # the run file, then the first output
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(batch, "atomic_write_text", interrupted_write)
+    assert run_tag("--format", "masked", "--overwrite")[0] == 130
+    monkeypatch.setattr(batch, "atomic_write_text", write)
+    status, err = run_tag("--format", "masked")
+    assert status == 0 and "2 ok, 0 failed, 1 skipped" in err
+    assert (
+        main(
+            [str(notes), "-o", str(tmp_path / "clean"), "--model", str(tiny_model_dir), "--format", "masked", "-j", "1"]
+        )
+        == 0
+    )
+    assert {k: v for k, v in tree(out).items() if k != batch.RUN_FILE} == {
+        k: v for k, v in tree(tmp_path / "clean").items() if k != batch.RUN_FILE
+    }
+    capsys.readouterr()
+
+
+def test_brat_output_never_replaces_an_input_ann(tmp_path, tiny_model_dir, capsys):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "uno.ann").write_text("T1\tNOMBRE_SUJETO_ASISTENCIA 8 17\tZebulonio\n", encoding="utf-8")
+    status = main([str(notes), "--pattern", "*.ann", "-o", str(notes), "--model", str(tiny_model_dir), "-j", "1"])
+    assert status == 1 and "would overwrite the input" in capsys.readouterr().err
+    assert (notes / "uno.ann").read_text(encoding="utf-8") == "T1\tNOMBRE_SUJETO_ASISTENCIA 8 17\tZebulonio\n"
+    assert not (notes / "uno.txt").exists()

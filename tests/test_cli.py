@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from deid_crf.batch import RUN_FILE
 from deid_crf.corpus import Document, format_ann
 from deid_crf.tag import main
 from deid_crf.tagger import DeidTagger
@@ -130,7 +131,7 @@ def test_directory_to_output_dir_is_byte_exact(tmp_path, tiny_model_dir, tiny_ta
     status, out, err = run_main(tiny_model_dir, str(tmp_path / "in"), "-o", str(tmp_path / "out"))
     assert (status, out) == (0, "")
     assert "tagged 2 document(s)" in err
-    assert sorted(os.listdir(tmp_path / "out")) == ["nota.ann", "nota.txt", "otra.ann", "otra.txt"]
+    assert sorted(os.listdir(tmp_path / "out")) == [RUN_FILE, "nota.ann", "nota.txt", "otra.ann", "otra.txt"]
     for name, text in texts.items():
         assert (tmp_path / "out" / f"{name}.txt").read_bytes() == (tmp_path / "in" / f"{name}.txt").read_bytes()
         assert (tmp_path / "out" / f"{name}.ann").read_text(encoding="utf-8") == expected_brat(tiny_tagger, text)
@@ -140,9 +141,9 @@ def test_output_dir_in_place_and_json(tmp_path, tiny_model_dir, note_text, run_m
     note = write(tmp_path / "nota.txt", note_text)
     assert run_main(tiny_model_dir, str(note), "-o", str(tmp_path))[0] == 0
     assert note.read_text(encoding="utf-8") == note_text
-    assert sorted(os.listdir(tmp_path)) == ["nota.ann", "nota.txt"]
+    assert sorted(os.listdir(tmp_path)) == [RUN_FILE, "nota.ann", "nota.txt"]
     assert run_main(tiny_model_dir, str(note), "--format", "json", "-o", str(tmp_path / "j"))[0] == 0
-    assert os.listdir(tmp_path / "j") == ["nota.json"]
+    assert sorted(os.listdir(tmp_path / "j")) == [RUN_FILE, "nota.json"]
 
 
 def test_several_inputs_without_output_dir_is_a_usage_error(
@@ -177,7 +178,7 @@ def test_unreadable_inputs_are_reported_and_others_tagged(tmp_path, tiny_model_d
     assert f"{latin}: not valid utf-8" in err
     assert f"{tmp_path / 'nope.txt'}: no such file" in err
     assert "tagged 1 document(s)" in err
-    assert sorted(os.listdir(tmp_path / "out")) == ["buena.ann", "buena.txt"]
+    assert sorted(os.listdir(tmp_path / "out")) == [RUN_FILE, "buena.ann", "buena.txt"]
     assert (tmp_path / "out" / "buena.ann").read_text(encoding="utf-8") == expected_brat(tiny_tagger, note_text)
     assert good.read_text(encoding="utf-8") == note_text
 
@@ -245,6 +246,40 @@ def test_subprocess_bad_files_default_jobs(tmp_path, tiny_model_dir, tiny_tagger
     stderr = result.stderr.decode()
     assert result.returncode == 1
     assert "binaria.txt: looks like a binary file" in stderr and "latina.txt: not valid utf-8" in stderr
-    assert sorted(os.listdir(tmp_path / "out")) == ["a.ann", "a.txt", "b.ann", "b.txt", "c.ann", "c.txt"]
+    assert sorted(os.listdir(tmp_path / "out")) == [RUN_FILE, "a.ann", "a.txt", "b.ann", "b.txt", "c.ann", "c.txt"]
     assert (tmp_path / "out" / "b.ann").read_text(encoding="utf-8") == expected_brat(tiny_tagger, other_text)
     assert (tmp_path / "out" / "a.ann").read_bytes() == (tmp_path / "out" / "c.ann").read_bytes()
+
+
+def test_unknown_encoding_is_a_usage_error(tmp_path, tiny_model_dir, note_text, run_main, capsys):
+    note = write(tmp_path / "nota.txt", note_text)
+    with pytest.raises(SystemExit) as exc_info:
+        run_main(tiny_model_dir, str(note), "--encoding", "bogus")
+    assert exc_info.value.code == 2
+    assert "unknown encoding 'bogus'" in capsys.readouterr().err
+    assert run_main(tiny_model_dir, str(note), "--encoding", "latin-1")[0] == 0
+
+
+def test_name_propagation_without_rules(tmp_path, tiny_model_dir, note_text, run_main):
+    """``--rules off --propagate`` is the model with name propagation only."""
+    note = write(tmp_path / "nota.txt", note_text + "Filiberta refiere dolor desde 19/08/1949.\n")
+    sources = {}
+    for extra in ([], ["--propagate"], ["--no-propagate"]):
+        status, out, _ = run_main(tiny_model_dir, str(note), "--format", "json", "--rules", "off", *extra)
+        assert status == 0
+        sources[tuple(extra)] = [(e["text"], e["source"]) for e in json.loads(out)["entities"]]
+    assert ("Filiberta", "propagated") in sources[("--propagate",)]
+    assert all(source == "model" for _, source in sources[()] + sources[("--no-propagate",)])
+    assert "rule" not in {source for _, source in sources[("--propagate",)]}  # the rules stay off
+
+
+def test_brat_output_of_a_date_across_lines_reads_back(tmp_path, tiny_model_dir, note_text, run_main):
+    from deid_crf.corpus import read_document
+
+    text = note_text + "Ingresó el 15 de\nmarzo de 2016 y el año\n2000; Tfno. 967 597\n100.\n"
+    note = write(tmp_path / "in" / "nota.txt", text)
+    assert run_main(tiny_model_dir, str(note), "-o", str(tmp_path / "out"))[0] == 0
+    doc = read_document(tmp_path / "out" / "nota.txt")  # parse_ann refuses a T line cut by a line break
+    assert doc.text == text and doc.entities
+    assert all("\n" not in text[e.start : e.end] for e in doc.entities)
+    assert "marzo de 2016" in [text[e.start : e.end] for e in doc.entities]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from deid_crf.corpus import Document, Entity
+from deid_crf import rules
+from deid_crf.corpus import Document, Entity, format_ann, parse_ann
 from deid_crf.rules import (
     RECOGNIZERS,
+    Recognizer,
     RuleLayer,
     dni_letter,
     evaluate,
@@ -52,6 +54,14 @@ def test_emails_urls_ips():
         ("Tfno: 986413144 ext 1530", [("986413144 ext 1530", "NUMERO_TELEFONO")]),
         ("NHC: 786946231.", []),  # nine digits without a label or phone grouping: an id
         ("NASS: 89 56729805 56", []),
+        ("Tfno: 986413144\next 1530", [("986413144", "NUMERO_TELEFONO")]),  # no span across lines
+        # Labels are whole words: "hotel", "cartel", "pastel", "telescopio" are none.
+        ("hotel 1234567", []),
+        ("cartel 912345678", []),
+        ("pastel: 7654321", []),
+        ("telescopio 1234567", []),
+        ("Tel.1234567", [("1234567", "NUMERO_TELEFONO")]),
+        ("Telfs.: 918823884 / 619128686", [("918823884", PHONE), ("619128686", PHONE)]),
     ],
 )
 def test_phones(text, expected):
@@ -103,10 +113,34 @@ def test_nass_collegiate_and_header_ids():
         ("Consulta en junio.", ["junio"]),
         ("Hospital Universitario 12 de Octubre", []),
         ("estadio TNM 2003, modelo SRV2007, mar de fondo", []),
+        # "el" before "año" stays out of the span whatever the spaces.
+        ("el  año 2000", ["año 2000"]),
+        ("el\taño 2000", ["año 2000"]),
+        ("El año 2000", ["año 2000"]),
+        # A date written across a line break is not one span.
+        ("el 15 de\nmarzo de 2016", ["marzo de 2016"]),
+        ("el 15\nde marzo de 2016", ["marzo de 2016"]),
+        ("en marzo de\n2016", ["marzo"]),
+        ("en el año\n2000", []),
     ],
 )
 def test_dates(text, expected):
     assert [t for t, _ in found(find_dates, text)] == expected
+
+
+def test_rule_spans_never_hold_a_line_break(monkeypatch):
+    text = (
+        "Ingresó el 15 de\nmarzo de 2016 y el año\r\n2000.\nTfno. 967\n597 100 ext\n12\n"
+        "Visto en junio\nde 2016. Tel.\n\n630 75 89 15\nNHC: 2569870\n"
+    )
+    spans = RuleLayer(priority="union").find(text)
+    assert spans and all("\n" not in text[s.start : s.end] and "\r" not in text[s.start : s.end] for s in spans)
+    assert parse_ann(format_ann([s.entity for s in spans], text), text, "t.ann") == [s.entity for s in spans]
+    # The safety net: a recognizer whose span crosses lines gets it cut into one span a line.
+    crossing = Recognizer("crossing", ("FECHAS",), lambda t: iter([(3, 27, "FECHAS")]), "a span over two lines")
+    monkeypatch.setitem(rules.RECOGNIZERS, "crossing", crossing)
+    spans = RuleLayer(priority="union", recognizers=("crossing",)).find("el 15 de \r\n\n  marzo de 2016 y")
+    assert [(s.start, s.end) for s in spans] == [(3, 8), (14, 27)]
 
 
 def test_rule_layer_modes():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import date, timedelta
 
@@ -61,10 +62,35 @@ def test_written_dates_keep_format_and_validity(day, shift):
         ("lunes 3 de marzo de 2014", 1, "martes 4 de marzo de 2014"),
         ("2016-03-15", -15, "2016-02-29"),
         ("29 de febrero", 1, "1 de marzo"),
+        # Month/year and year/month/day dates move with the document's shift too.
+        ("06/2016", -166, "01/2016"),
+        ("6-2016", 200, "1-2017"),
+        ("2016/06/15", -166, "2016/01/01"),
+        ("2016-6-5", -166, "2015-12-22"),
+        ("2016.06", 31, "2016.07"),
+        ("lunes 2016/06/13", 2, "miércoles 2016/06/15"),
     ],
 )
 def test_other_date_formats(text, days, expected):
     assert shift_date_text(text, days) == expected
+
+
+def test_month_year_dates_move_as_full_dates_do():
+    shift = -166
+    full = shift_date_text("15/06/2016", shift)
+    assert full == "01/01/2016"
+    assert shift_date_text("06/2016", shift) == full[3:]  # the month of the 15th, not the real one
+    assert shift_date_text("junio de 2016", shift) == "enero de 2016"
+    assert shift_date_text("2016/06/15", shift) == "2016/01/01"
+
+
+@pytest.mark.parametrize("text", ["12/06 /2016", "semana 23 de 2016", "el 15/06 y en 2016", "1er trimestre de 2016"])
+def test_dates_only_partly_understood_get_new_digits(text):
+    out = shift_date_text(text, -166, random.Random(1))
+    shape = re.sub(r"\d", "9", text)
+    assert re.sub(r"\d", "9", out) == shape  # same shape…
+    assert re.findall(r"\d", out) != re.findall(r"\d", text)  # …new digits…
+    assert not any(run in out for run in re.findall(r"\d\d+", text))  # …and no number of the original
 
 
 def test_unreadable_dates():
@@ -80,6 +106,15 @@ def test_ages_are_capped_at_90():
         "90",
         "noventa años",
         "95 meses",
+    ]
+    # Only number words follow "cien"/"ciento": the unit stays.
+    words = ("cien años", "Cien años", "ciento dos años", "ciento treinta y un años", "noventa y tantos años")
+    assert [cap_age(a) for a in words] == [
+        "noventa años",
+        "Noventa años",
+        "noventa años",
+        "noventa años",
+        "noventa años",
     ]
 
 
@@ -122,6 +157,12 @@ def test_names_are_consistent_part_by_part():
     assert s.replace("Ernesto Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA") == full
     assert s.replace("madre Teresa Bueno", "FAMILIARES_SUJETO_ASISTENCIA").endswith(f" {surname2}")
     assert s.replace("madre", "FAMILIARES_SUJETO_ASISTENCIA") == "madre"
+    # In a relative's span only kinship words and particles stay: a name in lower case is replaced.
+    hija = s.replace("hija marta", "FAMILIARES_SUJETO_ASISTENCIA")
+    assert hija.startswith("hija ") and hija != "hija marta" and hija == hija.lower()
+    assert s.replace("su hija Marta", "FAMILIARES_SUJETO_ASISTENCIA") == "su hija " + hija[5:].capitalize()
+    for kept in ("dos hermanos", "madre de 60 años", "Hijo de una prima hermana de su pareja", "tía materna"):
+        assert s.replace(kept, "FAMILIARES_SUJETO_ASISTENCIA") == kept
     assert s.replace("De Miguel", "NOMBRE_SUJETO_ASISTENCIA", "Apellidos: ").startswith("De ")
     # Different originals get different surrogates.
     assert len({s.replace(n, "NOMBRE_PERSONAL_SANITARIO") for n in ("Ana", "Eva", "Luz", "Pilar", "Rosa")}) == 5
