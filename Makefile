@@ -7,14 +7,14 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table lint clean
+.PHONY: install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks grid-search bench-dask lint clean
 
 install: $(VENV)/.installed
 
 $(VENV)/.installed: setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,dask]'
 	touch $@
 
 ## Train the default CRF on $(DATA_DIR)/meddocan/train, evaluate on dev, save to $(MODEL_DIR).
@@ -42,6 +42,10 @@ test-fast: install
 bench: install
 	$(PY) -m deid_crf.bench --data-dir $(DATA_DIR)
 
+## Dask backend: documents/s and tokens/s with 1 and 2 workers on dev x10, and the 2/1 ratio (needs $(MODEL_DIR)).
+bench-dask: install
+	$(PY) -m deid_crf.bench_dask --data-dir $(DATA_DIR) --model $(MODEL_DIR)
+
 ## How many gold entities of train+dev the tokenizer and sentence splitter cannot represent.
 alignment: install
 	$(PY) -m deid_crf.alignment --data-dir $(DATA_DIR)
@@ -67,6 +71,18 @@ ablation: install pos-model embeddings gazetteers
 ## Rule layer on dev: model alone vs with the regex recognizers under each priority (README table).
 rules-table: install
 	$(PY) -m deid_crf.rules --evaluate --data-dir $(DATA_DIR) --model $(MODEL_DIR)
+
+## Grid search (resumable; results/NAME.csv, one row per point): make grid-search [GRID=configs/FILE.toml]
+GRID ?= configs/grid-example.toml
+grid-search: install
+	$(PY) -m deid_crf.grid $(GRID) --data-dir $(DATA_DIR) --n-jobs $(N_JOBS)
+
+## Execute the notebooks with full settings into notebooks/out/ (executed copies + figures/, git-ignored).
+## Uses $(MODEL_DIR) for the error analysis when it holds a model, else trains the CRF there.
+NOTEBOOKS ?= notebooks/grid_search.ipynb notebooks/error_analysis.ipynb notebooks/learning_curve.ipynb
+notebooks: install
+	$(PY) -m deid_crf.notebooks $(NOTEBOOKS) --out-dir notebooks/out -p data_dir $(abspath $(DATA_DIR)) \
+		$(if $(wildcard $(MODEL_DIR)/config.json),-p model_dir $(abspath $(MODEL_DIR)))
 
 lint: install
 	$(VENV)/bin/ruff check .

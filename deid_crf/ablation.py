@@ -28,7 +28,8 @@ ROWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "+pos": (("pos",), ("pos",)),
     "+gazetteers": (("gazetteers",), ()),
     "+embeddings": (("embeddings",), ("emb256",)),
-    "all": (("pos", "gazetteers", "embeddings"), ("pos", "emb256")),
+    "+consistency": (("document_label",), ("doclabel",)),
+    "all": (("pos", "gazetteers", "embeddings", "document_label"), ("pos", "emb256", "doclabel")),
 }
 WEAK_TYPES = (
     "INSTITUCION",
@@ -53,8 +54,8 @@ SHORT = {
 def row_config(name: str, base: FeatureConfig | None = None) -> FeatureConfig:
     base = base or FeatureConfig()
     groups, window = ROWS[name]
-    core = tuple(g for g in base.groups if g not in ("pos", "gazetteers", "embeddings"))
-    core_window = tuple(c for c in base.window_columns if c not in ("pos", "emb256"))
+    core = tuple(g for g in base.groups if g not in ("pos", "gazetteers", "embeddings", "document_label"))
+    core_window = tuple(c for c in base.window_columns if c not in ("pos", "emb256", "doclabel"))
     return replace(base, groups=core + groups, window_columns=core_window + window)
 
 

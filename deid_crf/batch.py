@@ -4,10 +4,11 @@
   default; hidden files and folders are skipped), glob patterns (``notes/**/*.txt``)
   or ``-`` for standard input.
 * Documents are processed in chunks by joblib workers; each worker loads the model
-  once and keeps it for every chunk it gets.
-* Each output is written atomically (temporary file + rename) by the main process,
-  after the document's key record, if any, has been appended to the key file. A
-  document whose outputs all exist and are not older than its input is skipped
+  once and keeps it for every chunk it gets (:func:`cached_model`).
+* Each output is written atomically (temporary file + rename) by the main process
+  (by the workers in a distributed run), after the document's key record, if any, has
+  been appended to the key file (:func:`write_outcome`). A document whose outputs all
+  exist and are not older than its input is skipped
   (``overwrite`` forces it), so a run killed at any moment resumes where it stopped
   and, with a seed, ends with exactly the outputs of an uninterrupted run; temporary
   files a kill left behind are removed when the run resumes.
@@ -18,6 +19,12 @@
 * A bad input (unreadable, binary, not in the encoding, over ``max_bytes``) is
   reported with its path and reason and the batch goes on; an empty input gives
   empty outputs and a warning.
+
+:class:`BatchRun` is what every backend shares in the process that starts a run
+(settings check, resume, key file, counting and logging); a distributed backend
+(:mod:`deid_crf.dask_backend`, or a PySpark ``mapPartitions``) runs
+:func:`deidentify_partition` on its workers, which write the outputs and key records
+themselves and return only :class:`DocStatus` records.
 
 Nothing logged or raised here holds document text: only paths, document ids,
 offsets, types and counts.
@@ -32,18 +39,22 @@ import json
 import logging
 import math
 import os
+import socket
 import sys
 import tempfile
+import threading
 import time
+import uuid
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .corpus import CorpusError, atomic_write_text, decode_text, read_text
 from .deidentify import ANNOTATE, SURROGATE, Deidentifier
-from .models import load_model
+from .models import Tagger, load_model
 from .output import SUFFIXES, mode_of, render
 from .parallel import effective_jobs
 from .rules import rule_layer
@@ -86,6 +97,9 @@ class Settings:
     keep: tuple[str, ...] = ("SEXO_SUJETO_ASISTENCIA",)
     encoding: str = "utf-8"
     max_bytes: int = DEFAULT_MAX_BYTES
+    # The model_digest() of model_dir where the run started (filled in by BatchRun):
+    # the key of the per-process model cache, and what every worker checks its copy against.
+    model_sha256: str = ""
 
 
 @dataclass
@@ -100,6 +114,24 @@ class Outcome:
     key: dict[str, Any] | None = field(default=None, repr=False)
     counts: dict[str, int] = field(default_factory=dict)
     n_chars: int = 0
+    process: str = ""  # host:pid of the process that de-identified the document
+    model_loads: int = 0  # models that process had loaded so far
+
+
+@dataclass
+class DocStatus:
+    """What became of one document, as a worker reports it: never any text, only its
+    path and id, status and reason, span counts by type and length, and which process
+    did it (``host:pid``) with how many models that process had loaded."""
+
+    doc_id: str
+    source: str
+    status: str
+    reason: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+    n_chars: int = 0
+    process: str = ""
+    model_loads: int = 0
 
 
 @dataclass
@@ -107,6 +139,9 @@ class Summary:
     counts: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    # The most models each process that de-identified documents had loaded: 1 when
+    # every worker kept its model from its first document to its last.
+    model_loads: dict[str, int] = field(default_factory=dict)
 
     @property
     def failed(self) -> int:
@@ -254,7 +289,7 @@ def run_fingerprint(settings: Settings, seeded: bool = True) -> dict[str, Any]:
     seed = hashlib.sha256(f"deid-crf seed\0{settings.seed}".encode()).hexdigest() if seeded else None
     return {
         "format": settings.fmt,
-        "model_sha256": model_digest(settings.model_dir),
+        "model_sha256": settings.model_sha256 or model_digest(settings.model_dir),
         "rules": settings.rules,
         "propagate": settings.propagate,
         "encoding": codecs.lookup(settings.encoding).name,
@@ -336,23 +371,65 @@ def record_run(
 
 # ----------------------------------------------------------------------------- workers
 
-_CACHE: dict[Settings, Deidentifier] = {}
+
+class ModelMismatch(Exception):
+    """The model directory, as this process sees it, is not the one the run started with."""
+
+
+_MODELS: dict[tuple[str, str], Tagger] = {}
+_DEIDENTIFIERS: dict[Settings, Deidentifier] = {}
+_model_loads = 0
+_CACHE_LOCK = threading.Lock()
+# One chunk at a time per process: the de-identifier (its Faker, reseeded per
+# document) is shared by the threads of a multi-threaded worker.
+_TAGGING_LOCK = threading.Lock()
+
+
+def process_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def model_loads() -> int:
+    """How many models this process has loaded (:func:`cached_model`)."""
+    return _model_loads
+
+
+def cached_model(model_dir: str, digest: str = "") -> Tagger:
+    """The tagger saved in ``model_dir``, loaded once per process and kept for as long
+    as runs ask for the same directory and ``digest``. With a ``digest`` (the
+    :func:`model_digest` of the process that started the run), a process that sees
+    other files in ``model_dir`` refuses them (:class:`ModelMismatch`): every worker
+    of a cluster must tag with the model the run was started with."""
+    global _model_loads
+    key = (os.path.abspath(model_dir), digest)
+    with _CACHE_LOCK:
+        if key not in _MODELS:
+            if digest and model_digest(model_dir) != digest:
+                raise ModelMismatch(
+                    f"{model_dir} on {socket.gethostname()} is missing or differs from the model the run started with"
+                )
+            _MODELS.clear()
+            _MODELS[key] = load_model(model_dir, n_jobs=1)
+            _model_loads += 1
+        return _MODELS[key]
 
 
 def deidentifier(settings: Settings) -> Deidentifier:
-    """The de-identifier of ``settings``, loaded once per process."""
-    if settings not in _CACHE:
-        _CACHE.clear()
-        tagger = load_model(settings.model_dir, n_jobs=1)
-        _CACHE[settings] = Deidentifier(
-            tagger,
-            rules=rule_layer(settings.rules, settings.propagate),
-            mask=settings.mask,
-            mask_char=settings.mask_char,
-            seed=settings.seed,
-            keep=settings.keep,
-        )
-    return _CACHE[settings]
+    """The de-identifier of ``settings``, its model loaded once per process."""
+    tagger = cached_model(settings.model_dir, settings.model_sha256)
+    with _CACHE_LOCK:
+        deid = _DEIDENTIFIERS.get(settings)
+        if deid is None or deid.tagger is not tagger:
+            _DEIDENTIFIERS.clear()
+            deid = _DEIDENTIFIERS[settings] = Deidentifier(
+                tagger,
+                rules=rule_layer(settings.rules, settings.propagate),
+                mask=settings.mask,
+                mask_char=settings.mask_char,
+                seed=settings.seed,
+                keep=settings.keep,
+            )
+        return deid
 
 
 def read_item(item: WorkItem, settings: Settings, stdin_data: bytes | None = None) -> str:
@@ -389,6 +466,15 @@ def process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: byt
     Never raises for a document: problems become failed outcomes whose reason holds
     no document text (an unexpected error is named by its exception type only).
     """
+    with _TAGGING_LOCK:
+        outcomes = _process_chunk(settings, items, stdin_data)
+    process, loads = process_name(), model_loads()
+    for outcome in outcomes:
+        outcome.process, outcome.model_loads = process, loads
+    return outcomes
+
+
+def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: bytes | None) -> list[Outcome]:
     outcomes: dict[int, Outcome] = {}
     texts: dict[int, str] = {}
     for i, item in enumerate(items):
@@ -399,8 +485,9 @@ def process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: byt
     try:
         deid = deidentifier(settings)
     except Exception as exc:  # reported per document, without its message
+        detail = str(exc) if isinstance(exc, ModelMismatch) else type(exc).__name__
         for i, item in enumerate(items):
-            reason = f"{item.source}: cannot load model ({type(exc).__name__})"
+            reason = f"{item.source}: cannot load model ({detail})"
             outcomes.setdefault(i, Outcome(item.doc_id, item.source, FAILED, reason))
         return [outcomes[i] for i in range(len(items))]
     order = sorted(texts)
@@ -427,7 +514,11 @@ class KeyFile:
     """The original → replacement records, one JSON line per document, in a file only
     its owner can read or write (mode 0600). Records are appended as documents are
     done; :meth:`compact` keeps the last record of each document (a run resumed
-    after a kill may have appended one twice) and drops a line cut by the kill."""
+    after a kill may have appended one twice) and drops a line cut by the kill.
+
+    The workers of a distributed run append to shards of their own in
+    :meth:`shard_dir` (one file per partition, mode 0600, in a folder mode 0700),
+    which :meth:`absorb_shards` moves into the key file."""
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
@@ -455,7 +546,7 @@ class KeyFile:
         does not exist yet)."""
         ids: set[str] = set()
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8", errors="replace") as f:
                 for line in f:
                     try:
                         record = json.loads(line)
@@ -471,7 +562,7 @@ class KeyFile:
         """Rewrite the file atomically with one record per document, sorted by id;
         returns the number of documents."""
         records: dict[str, str] = {}
-        with open(self.path, encoding="utf-8") as f:
+        with open(self.path, encoding="utf-8", errors="replace") as f:
             for line in f:
                 try:
                     record = json.loads(line)
@@ -490,13 +581,47 @@ class KeyFile:
             raise
         return len(records)
 
+    @staticmethod
+    def shard_dir(path: str | os.PathLike) -> Path:
+        """The folder beside the key file at ``path`` where workers write their shards."""
+        path = Path(path)
+        return path.parent / f".{path.name}.parts"
+
+    def absorb_shards(self) -> int:
+        """Append every shard's records to this file (a line cut by a kill is dropped),
+        then delete the shards and their folder; returns the number of records."""
+        folder = self.shard_dir(self.path)
+        moved = 0
+        for shard in sorted(folder.glob("*.jsonl")):
+            with open(shard, encoding="utf-8", errors="replace") as f:
+                lines = []
+                for line in f:
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError:
+                        continue
+                    if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
+                        lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+            self._file.writelines(lines)
+            self._file.flush()
+            os.fsync(self._file.fileno())  # in the key file before the shard goes
+            shard.unlink()
+            moved += len(lines)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+        return moved
+
 
 # ----------------------------------------------------------------------------- the run
+
+# Documents a worker reads, tags and renders at a time: few enough to lose little
+# when killed and to hold little text in memory.
+MAX_CHUNK = 16
 
 
 def _chunks(items: Sequence[WorkItem], jobs: int) -> list[Sequence[WorkItem]]:
     """Chunks small enough to keep every worker busy and lose little when killed."""
-    size = max(1, min(16, math.ceil(len(items) / (jobs * 4))))
+    size = max(1, min(MAX_CHUNK, math.ceil(len(items) / (jobs * 4))))
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
@@ -513,6 +638,205 @@ def _results(settings: Settings, items: Sequence[WorkItem], jobs: int, stdin_dat
         yield from outcomes
 
 
+def write_outcome(outcome: Outcome, keys: KeyFile | None) -> DocStatus:
+    """Append the document's key record to ``keys``, then write its outputs atomically
+    (standard output for ``-``), where this runs: the main process of a local run, a
+    worker of a distributed one. A write error makes the document failed."""
+    status, reason = outcome.status, outcome.reason
+    if status != FAILED:
+        try:
+            if keys is not None and outcome.key is not None:
+                keys.append(outcome.key)
+            for path, content in outcome.files.items():
+                if path == STDOUT:
+                    sys.stdout.write(content)
+                    sys.stdout.flush()
+                else:
+                    atomic_write_text(path, content)
+        except OSError as exc:
+            status = FAILED
+            reason = f"{outcome.source}: cannot write output ({exc.strerror or type(exc).__name__})"
+            if exc.filename is not None:
+                reason = (
+                    f"{exc.filename}: cannot write output for {outcome.source} ({exc.strerror or type(exc).__name__})"
+                )
+    return DocStatus(
+        outcome.doc_id,
+        outcome.source,
+        status,
+        reason,
+        outcome.counts,
+        outcome.n_chars,
+        outcome.process,
+        outcome.model_loads,
+    )
+
+
+def deidentify_partition(
+    items: Iterable[WorkItem],
+    settings: Settings,
+    key_dir: str | None = None,
+    shared_dirs: Sequence[str] = (),
+) -> list[DocStatus]:
+    """De-identify a partition of documents on a worker of a distributed run and write
+    their outputs there, as the local backend would; return only their statuses.
+
+    The per-partition function of the Dask backend, and what a PySpark
+    ``rdd.mapPartitions(functools.partial(deidentify_partition, settings=...))``
+    calls: ``settings`` names the model by its path (each worker process loads it
+    once, :func:`cached_model`); with ``key_dir`` (:attr:`BatchRun.key_dir`), key
+    records go to a new shard there before each document's outputs are written.
+    ``shared_dirs`` are folders the starting process made, which the worker must see
+    too (outputs and key folder on a shared filesystem). Never raises: a document
+    that cannot be done is a failed status whose reason holds no text.
+    """
+    items = list(items)
+    missing = [folder for folder in shared_dirs if not os.path.isdir(folder)]
+    if missing:
+        reason = (
+            f"{missing[0]} does not exist on worker {socket.gethostname()}: outputs and the key file "
+            "must be on a filesystem that every worker shares"
+        )
+        return [_failed(item, reason) for item in items]
+    statuses: list[DocStatus] = []
+    keys: KeyFile | None = None
+    try:
+        for start in range(0, len(items), MAX_CHUNK):
+            outcomes = process_chunk(settings, items[start : start + MAX_CHUNK])
+            if keys is None and key_dir is not None and any(o.key is not None for o in outcomes):
+                keys = KeyFile(Path(key_dir) / f"{uuid.uuid4().hex}.jsonl")
+            statuses.extend(write_outcome(outcome, keys) for outcome in outcomes)
+    except Exception as exc:  # e.g. the key shard cannot be created: the rest is not done
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        reason = f"internal error on worker {socket.gethostname()} ({detail})"
+        statuses.extend(_failed(item, reason) for item in items[len(statuses) :])
+    finally:
+        if keys is not None:
+            keys.close()
+    return statuses
+
+
+def _failed(item: WorkItem, reason: str) -> DocStatus:
+    return DocStatus(item.doc_id, item.source, FAILED, f"{item.source}: not processed; {reason}")
+
+
+class BatchRun:
+    """What every backend does in the process that starts a run.
+
+    ``with BatchRun(items, settings, output_dir=out, key_file=key) as batch_run:``
+    checks the run's settings against those recorded in ``output_dir``
+    (:class:`SettingsMismatch` before anything is done) and records them, moves key
+    records left by a killed distributed run into the key file, removes temporary
+    files left by a killed run and lists in :attr:`todo` the documents that are not
+    done. The backend then de-identifies them, with :attr:`settings` (which carry the
+    model's digest), and passes each :class:`DocStatus` to :meth:`record`, which
+    counts and logs it. A local backend appends key records to :attr:`keys` here; the
+    workers of a distributed one write theirs into :attr:`key_dir`. On exit the key
+    file gets every record and is compacted, and :attr:`summary` is complete.
+    """
+
+    def __init__(
+        self,
+        items: Sequence[WorkItem],
+        settings: Settings,
+        *,
+        overwrite: bool = False,
+        key_file: str | os.PathLike | None = None,
+        progress: bool = False,
+        output_dir: Path | None = None,
+        fingerprint: dict[str, Any] | None = None,
+    ):
+        if not settings.model_sha256:
+            settings = replace(settings, model_sha256=model_digest(settings.model_dir))
+        self.items = items
+        self.settings = settings
+        self.overwrite = overwrite
+        self.key_file = Path(key_file) if key_file is not None else None
+        self.progress = progress
+        self.output_dir = output_dir
+        self.fingerprint = fingerprint
+        self.summary = Summary()
+        self.todo: list[WorkItem] = []
+        self.keys: KeyFile | None = None
+        self._stack = ExitStack()
+        self._bar: Any = None
+
+    def __enter__(self) -> BatchRun:
+        from tqdm.auto import tqdm
+        from tqdm.contrib.logging import logging_redirect_tqdm
+
+        started = time.perf_counter()
+        since_ns = 0
+        if self.output_dir is not None:
+            fingerprint = self.fingerprint if self.fingerprint is not None else run_fingerprint(self.settings)
+            check_output_dir(self.output_dir, fingerprint, self.items, self.overwrite)
+            since_ns = record_run(self.output_dir, fingerprint, self.items, self.overwrite)
+        stack = self._stack
+        stack.callback(self._stop_clock, started)
+        try:
+            if self.key_file is not None:
+                self.keys = KeyFile(self.key_file)
+                stack.callback(self._close_keys)
+                self.keys.absorb_shards()
+            key_ids = None
+            if self.key_file is not None and mode_of(self.settings.fmt) != ANNOTATE:
+                key_ids = KeyFile.doc_ids(self.key_file)
+            for item in self.items:
+                remove_stale_temporaries(item)
+            self.todo = [item for item in self.items if self.overwrite or not is_done(item, since_ns, key_ids)]
+            skipped = self.summary.counts[SKIPPED] = len(self.items) - len(self.todo)
+            if skipped:
+                log.info(f"skipping {skipped} document(s) whose outputs are up to date (--overwrite to redo)")
+            self._bar = tqdm(
+                total=len(self.todo), unit="doc", desc="de-identifying", disable=not self.progress, file=sys.stderr
+            )
+            stack.callback(self._bar.close)
+            stack.enter_context(logging_redirect_tqdm(loggers=[log]))
+        except BaseException:
+            stack.close()
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stack.close()
+
+    @property
+    def key_dir(self) -> str | None:
+        """The folder (mode 0700, beside the key file) where workers write key records."""
+        if self.key_file is None:
+            return None
+        folder = KeyFile.shard_dir(self.key_file)
+        folder.mkdir(mode=0o700, exist_ok=True)
+        return str(folder)
+
+    def record(self, status: DocStatus) -> None:
+        """Count and log what became of one document."""
+        summary = self.summary
+        if status.process:
+            summary.model_loads[status.process] = max(status.model_loads, summary.model_loads.get(status.process, 0))
+        if status.status == FAILED:
+            summary.counts[FAILED] += 1
+            summary.problems.append(status.reason)
+            log.error(status.reason)
+        else:
+            summary.counts[status.status] += 1
+            if status.status == EMPTY:
+                log.warning(f"{status.source}: empty input; empty output written")
+            found = ", ".join(f"{t} {n}" for t, n in sorted(status.counts.items())) or "none"
+            log.debug(f"{status.doc_id}: {status.n_chars} characters, {sum(status.counts.values())} span(s): {found}")
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def _close_keys(self) -> None:
+        assert self.keys is not None
+        self.keys.absorb_shards()
+        self.keys.close()
+        self.keys.compact()
+
+    def _stop_clock(self, started: float) -> None:
+        self.summary.seconds = time.perf_counter() - started
+
+
 def run(
     items: Sequence[WorkItem],
     settings: Settings,
@@ -524,72 +848,25 @@ def run(
     output_dir: Path | None = None,
     fingerprint: dict[str, Any] | None = None,
 ) -> Summary:
-    """Process ``items``; writes outputs and key records as documents are done and
-    returns the counts (``ok``, ``failed``, ``empty``, ``skipped``).
+    """Process ``items`` with joblib workers on this machine; writes outputs and key
+    records as documents are done and returns the counts (``ok``, ``failed``,
+    ``empty``, ``skipped``).
 
     With ``output_dir`` (where the items' outputs go), the run's settings
     (``fingerprint``, by default :func:`run_fingerprint` of ``settings``) are checked
     against those recorded there (:class:`SettingsMismatch` before anything is done)
     and recorded."""
-    from tqdm.auto import tqdm
-    from tqdm.contrib.logging import logging_redirect_tqdm
-
-    summary = Summary()
-    started = time.perf_counter()
-    since_ns = 0
-    if output_dir is not None:
-        fingerprint = fingerprint if fingerprint is not None else run_fingerprint(settings)
-        check_output_dir(output_dir, fingerprint, items, overwrite)
-        since_ns = record_run(output_dir, fingerprint, items, overwrite)
-    key_ids = KeyFile.doc_ids(key_file) if key_file is not None and mode_of(settings.fmt) != ANNOTATE else None
-    for item in items:
-        remove_stale_temporaries(item)
-    todo = [item for item in items if overwrite or not is_done(item, since_ns, key_ids)]
-    summary.counts[SKIPPED] = len(items) - len(todo)
-    if summary.counts[SKIPPED]:
-        log.info(f"skipping {summary.counts[SKIPPED]} document(s) whose outputs are up to date (--overwrite to redo)")
-    jobs = min(effective_jobs(jobs), max(1, len(todo)))
-    keys = KeyFile(key_file) if key_file is not None else None
-    bar = tqdm(total=len(todo), unit="doc", desc="de-identifying", disable=not progress, file=sys.stderr)
-    try:
-        with logging_redirect_tqdm(loggers=[log]):
-            for outcome in _results(settings, todo, jobs, stdin_data):
-                _finish(outcome, keys, summary)
-                bar.update(1)
-    finally:
-        bar.close()
-        if keys is not None:
-            keys.close()
-            keys.compact()
-        summary.seconds = time.perf_counter() - started
-    return summary
-
-
-def _finish(outcome: Outcome, keys: KeyFile | None, summary: Summary) -> None:
-    if outcome.status == FAILED:
-        summary.counts[FAILED] += 1
-        summary.problems.append(outcome.reason)
-        log.error(outcome.reason)
-        return
-    try:
-        if keys is not None and outcome.key is not None:
-            keys.append(outcome.key)
-        for path, content in outcome.files.items():
-            if path == STDOUT:
-                sys.stdout.write(content)
-                sys.stdout.flush()
-            else:
-                atomic_write_text(path, content)
-    except OSError as exc:
-        reason = f"{outcome.source}: cannot write output ({exc.strerror or type(exc).__name__})"
-        if exc.filename is not None:
-            reason = f"{exc.filename}: cannot write output for {outcome.source} ({exc.strerror or type(exc).__name__})"
-        summary.counts[FAILED] += 1
-        summary.problems.append(reason)
-        log.error(reason)
-        return
-    summary.counts[outcome.status] += 1
-    if outcome.status == EMPTY:
-        log.warning(f"{outcome.source}: empty input; empty output written")
-    found = ", ".join(f"{t} {n}" for t, n in sorted(outcome.counts.items())) or "none"
-    log.debug(f"{outcome.doc_id}: {outcome.n_chars} characters, {sum(outcome.counts.values())} span(s): {found}")
+    batch_run = BatchRun(
+        items,
+        settings,
+        overwrite=overwrite,
+        key_file=key_file,
+        progress=progress,
+        output_dir=output_dir,
+        fingerprint=fingerprint,
+    )
+    with batch_run:
+        jobs = min(effective_jobs(jobs), max(1, len(batch_run.todo)))
+        for outcome in _results(batch_run.settings, batch_run.todo, jobs, stdin_data):
+            batch_run.record(write_outcome(outcome, batch_run.keys))
+    return batch_run.summary

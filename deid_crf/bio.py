@@ -127,3 +127,62 @@ def decode(table: TokenTable, labels: np.ndarray) -> list[list[Entity]]:
     for b, e in zip(begin_idx.tolist(), end_idx.tolist(), strict=False):
         result[table.doc[b]].append(Entity(int(table.start[b]), int(table.end[e]), names[type_ids[b]]))
     return result
+
+
+def best_valid_labels(scores: np.ndarray, classes: Sequence[str], table: TokenTable) -> np.ndarray:
+    """The label sequence with the highest total score under BIO constraints.
+
+    ``scores[i, k]`` is the score of label ``classes[k]`` for token ``i`` (e.g. a
+    linear classifier's decision values). Per sentence, an ``I-X`` may only follow
+    ``B-X`` or ``I-X`` and a sentence may not open with ``I-X``; among the sequences
+    that obey this, the one with the largest sum of scores wins (Viterbi with hard
+    transition constraints and no learned transition weights). Unlike :func:`repair`,
+    which starts a new entity at every orphan ``I-X``, this lets a strong ``I-X``
+    pull its weak neighbour into the same entity, so tokens tagged independently are
+    not split into pieces. All sentences advance together, one token position per
+    step, so the cost is O(tokens × labels) numpy work.
+    """
+    classes = list(classes)
+    n, k = scores.shape
+    if k != len(classes):
+        raise ValueError(f"{k} score columns for {len(classes)} classes")
+    out = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return np.array(classes, dtype=object)[out]
+    index = {c: i for i, c in enumerate(classes)}
+    inside = np.array([i for i, c in enumerate(classes) if c.startswith("I-")], dtype=np.int64)
+    # The B- of each I- label (-1 when training never produced that B-).
+    begin_of = np.array([index.get("B-" + classes[i][2:], -1) for i in inside], dtype=np.int64)
+    bounds = table.sent_bounds[table.sent_bounds[:, 1] > table.sent_bounds[:, 0]]
+    starts, lengths = bounds[:, 0], bounds[:, 1] - bounds[:, 0]
+    scores = scores.astype(np.float64, copy=False)
+    best = scores[starts].copy()  # best score of a valid path ending in each label
+    best[:, inside] = -np.inf
+    back = np.zeros((n, k), dtype=np.int32)  # best previous label, per token and label
+    active = np.arange(len(starts))
+    for t in range(1, int(lengths.max())):
+        active = active[lengths[active] > t]
+        if len(active) == 0:
+            break
+        prev = best[active]
+        any_prev = prev.argmax(axis=1)
+        # B- and O may follow any label; I-X only B-X or I-X.
+        step_back = np.repeat(any_prev[:, None], k, axis=1)
+        step_best = prev[np.arange(len(active)), any_prev][:, None].repeat(k, axis=1)
+        from_begin = np.where(begin_of >= 0, prev[:, np.maximum(begin_of, 0)], -np.inf)
+        from_inside = prev[:, inside]
+        use_begin = from_begin > from_inside
+        step_back[:, inside] = np.where(use_begin, begin_of, inside)
+        step_best[:, inside] = np.where(use_begin, from_begin, from_inside)
+        tokens = starts[active] + t
+        back[tokens] = step_back
+        best[active] = step_best + scores[tokens]
+    # Walk back from each sentence's last token.
+    label = best.argmax(axis=1)
+    for t in range(int(lengths.max()) - 1, -1, -1):
+        rows = np.flatnonzero(lengths > t)
+        tokens = starts[rows] + t
+        current = label[rows]
+        out[tokens] = current
+        label[rows] = back[tokens, current]
+    return np.array(classes, dtype=object)[out]

@@ -34,6 +34,9 @@ class TokenizerConfig:
     split_case_joins: bool = True
 
 
+POS_BACKENDS = ("builtin", "stanza")
+
+
 @dataclass
 class FeatureConfig:
     """Which feature groups are on and how wide the token window is."""
@@ -52,17 +55,30 @@ class FeatureConfig:
     window: int = 2
     window_columns: tuple[str, ...] = ("w", "sshape", "s3", "f", "label")
     affix_lengths: tuple[int, ...] = (1, 2, 3, 4)
+    # Window SVM only: append the centre token's fastText vector (unit length) as
+    # dense columns, as Cotik et al. did; needs `make embeddings`.
+    embedding_vectors: bool = False
     # Trained resources used by the "pos" group: built by `make pos-model`; a saved
     # tagger carries its own copy, so these paths matter only for training.
     pos_model: str = "models/pos"
+    # Which tagger feeds the "pos" group (one of POS_BACKENDS): "builtin" is the model
+    # above (fast, trained on the shared clinical + UD data, bundled into saved models);
+    # "stanza" is the optional extra `deid-crf[stanza]` (deid_crf/pos_stanza.py), far
+    # slower, whose model is not bundled (its torch files are pickles): a saved model
+    # records the backend and package, and loading it needs stanza and that model.
+    pos_backend: str = "builtin"
+    stanza_dir: str = ""  # stanza resources directory; "" = $STANZA_RESOURCES_DIR or stanza's default
+    stanza_package: str = "default"  # stanza's Spanish package ("default", "ancora"…)
     embeddings_model: str = "models/embeddings"  # `make embeddings`
-    gazetteer_dir: str = "gazetteers/lists"  # `make gazetteers`
+    # None: the lists inside the installed `gazetteers` package (`make gazetteers`
+    # builds the large ones there), wherever the command runs from.
+    gazetteer_dir: str | None = None
 
 
 def svm_feature_config() -> FeatureConfig:
     """Default features of the window SVM: tagging each token on its own, it needs more
     of the window than the CRF (dev NER F1 0.9273 with these columns vs 0.9190 with the
-    CRF's, `python -m deid_crf.train --kind svm`)."""
+    CRF's, both decoded with BIO repair; `python -m deid_crf.train --kind svm`)."""
     return FeatureConfig(window_columns=("w", "sshape", "s3", "f", "label", "p3", "shape", "pat"))
 
 
@@ -118,3 +134,9 @@ def default_model_dir() -> Path:
     """Where ``make train-crf`` saves and ``deid_crf.tag`` looks for the model:
     ``$DEID_CRF_MODEL_DIR``, else ``models/crf`` relative to the current directory."""
     return Path(os.environ.get("DEID_CRF_MODEL_DIR", "models/crf"))
+
+
+def default_cache_dir() -> Path:
+    """Where the grid search caches featurized training data: ``$DEID_CRF_CACHE_DIR``,
+    else ``.cache/deid-crf`` relative to the current directory (git-ignored)."""
+    return Path(os.environ.get("DEID_CRF_CACHE_DIR", ".cache/deid-crf"))

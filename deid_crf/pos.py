@@ -68,6 +68,17 @@ def table_from_sentences(sentences: Sequence[Sequence[str]]) -> TokenTable:
     )
 
 
+def upos_per_sentence(tagger, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
+    """UPOS tags of pre-tokenized sentences from any tagger with ``predict_table``
+    (the built-in one or the stanza adapter)."""
+    tags = tagger.predict_table(table_from_sentences(sentences), heads=("upos",))["upos"].tolist()
+    out, i = [], 0
+    for s in sentences:
+        out.append(tags[i : i + len(s)])
+        i += len(s)
+    return out
+
+
 class PosTagger(BaseEstimator):
     """Token-level linear POS tagger with a UPOS and an EAGLES-2 head."""
 
@@ -107,12 +118,7 @@ class PosTagger(BaseEstimator):
 
     def predict(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """UPOS tags of pre-tokenized sentences."""
-        tags = self.predict_table(table_from_sentences(sentences), heads=("upos",))["upos"].tolist()
-        out, i = [], 0
-        for s in sentences:
-            out.append(tags[i : i + len(s)])
-            i += len(s)
-        return out
+        return upos_per_sentence(self, sentences)
 
     def save(self, directory: str | os.PathLike) -> Path:
         directory = Path(directory)

@@ -12,9 +12,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from features.encoding import factorize
 
-from .config import FeatureConfig
+from .config import POS_BACKENDS, FeatureConfig
 from .tokens import TokenTable
 
 
@@ -25,8 +27,24 @@ def load_pos(path: str):
     return PosTagger.load(path)
 
 
+@lru_cache(maxsize=2)
+def load_stanza_pos(model_dir: str, package: str):
+    from .pos_stanza import StanzaPOSTagger
+
+    return StanzaPOSTagger(model_dir, package)
+
+
+def pos_tagger(config: FeatureConfig):
+    """The POS tagger that ``config.pos_backend`` selects (both have ``predict_table``)."""
+    if config.pos_backend == "builtin":
+        return load_pos(str(Path(config.pos_model).resolve()))
+    if config.pos_backend == "stanza":
+        return load_stanza_pos(config.stanza_dir, config.stanza_package)
+    raise ValueError(f"unknown FeatureConfig.pos_backend {config.pos_backend!r}; one of {POS_BACKENDS}")
+
+
 def pos_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
-    tags = load_pos(str(Path(config.pos_model).resolve())).predict_table(table)
+    tags = pos_tagger(config).predict_table(table)
     return {
         "upos": tags["upos"],
         "eagles2": tags["eagles2"],
@@ -46,6 +64,17 @@ def embedding_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]
     embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
     type_codes, types = factorize(table.tokens.tolist())
     return {"type_vectors": embeddings.vectors(types), "type_codes": type_codes, "centroids": embeddings.centroids}
+
+
+def embedding_vectors(config: FeatureConfig, table: TokenTable) -> np.ndarray:
+    """Every token's fastText vector scaled to unit length (the dense SVM columns);
+    looked up once per distinct token."""
+    embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
+    type_codes, types = factorize(table.tokens.tolist())
+    vectors = embeddings.vectors(types)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors /= np.where(norms == 0, 1, norms)
+    return vectors[type_codes]
 
 
 def gazetteer_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
@@ -73,15 +102,37 @@ def resource_inputs(group: str, config: FeatureConfig, table: TokenTable) -> dic
     return provider(config, table)
 
 
+def _source_path(config: FeatureConfig, field: str) -> Path:
+    value = getattr(config, field)
+    if value is None and field == "gazetteer_dir":
+        from gazetteers.load import DEFAULT_DIR
+
+        return DEFAULT_DIR
+    return Path(value)
+
+
+def used_groups(config: FeatureConfig) -> tuple[str, ...]:
+    """Feature groups whose resources ``config`` needs (the dense embedding columns
+    use the embeddings group's model)."""
+    extra = ("embeddings",) if config.embedding_vectors and "embeddings" not in config.groups else ()
+    return tuple(config.groups) + extra
+
+
+def bundled_groups(config: FeatureConfig) -> tuple[str, ...]:
+    """Used groups whose resource is copied into a saved model: not "pos" from stanza,
+    whose model (torch pickles) stays in stanza's directory; ``config.pos_backend``
+    records that the model needs it."""
+    stanza = config.pos_backend == "stanza"
+    return tuple(g for g in used_groups(config) if g in PROVIDERS and not (stanza and g == "pos"))
+
+
 def bundle(config: FeatureConfig, directory: Path) -> FeatureConfig:
     """Copy the resources that ``config`` uses into ``directory`` (a model being
     saved) and return the config pointing at them by relative name."""
     changes = {}
-    for group in config.groups:
-        if group not in PROVIDERS:
-            continue
+    for group in bundled_groups(config):
         field = PROVIDERS[group][1]
-        source = Path(getattr(config, field))
+        source = _source_path(config, field)
         if not source.exists():
             raise FileNotFoundError(f"resource for feature group {group!r} not found at {source}")
         target = directory / field
@@ -94,12 +145,21 @@ def bundle(config: FeatureConfig, directory: Path) -> FeatureConfig:
 
 
 def resolve(config: FeatureConfig, directory: Path) -> FeatureConfig:
-    """Point a loaded model's resource paths into its own directory."""
+    """Point a loaded model's resource paths into its own directory; a model whose POS
+    features come from stanza fails here, clearly, where stanza or its model is missing."""
+    if "pos" in config.groups and config.pos_backend == "stanza":
+        from .pos_stanza import StanzaUnavailableError, require_spanish_model
+
+        try:
+            require_spanish_model(config.stanza_dir, config.stanza_package)
+        except StanzaUnavailableError as exc:
+            raise StanzaUnavailableError(f"{directory}: this model's POS features come from stanza: {exc}") from None
     changes = {}
-    for group in config.groups:
-        if group in PROVIDERS:
-            field = PROVIDERS[group][1]
-            bundled = directory / getattr(config, field)
-            if bundled.exists():
-                changes[field] = str(bundled)
+    for group in bundled_groups(config):
+        field = PROVIDERS[group][1]
+        if getattr(config, field) is None:
+            continue
+        bundled = directory / getattr(config, field)
+        if bundled.exists():
+            changes[field] = str(bundled)
     return replace(config, **changes)

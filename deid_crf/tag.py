@@ -6,16 +6,20 @@
     python -m deid_crf.tag note.txt --format surrogate --seed 7
     cat note.txt | python -m deid_crf.tag - --format masked
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
+    python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tcp://10.0.0.5:8786
 
 Directories are searched recursively (--pattern, default *.txt) and mirrored under
 -o; a re-run skips documents whose outputs are up to date (--overwrite to redo them),
 and a re-run with other settings into the same -o is refused unless --overwrite.
+--backend dask runs the same batch on a Dask cluster (pip install 'deid-crf[dask]'):
+a local one of --jobs worker processes, or the one at --scheduler; inputs, -o, the
+model and the key file's folder must be on a filesystem every worker shares.
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
-processed), 2 for a usage error or a missing model, 3 for an internal error, 130
-when interrupted. Messages name files, offsets, types and counts, never the text
-of a document.
+processed), 2 for a usage error, a missing model or an unreachable Dask scheduler,
+3 for an internal error, 130 when interrupted. Messages name files, offsets, types
+and counts, never the text of a document.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from .batch import (
     check_output_dir,
     deidentifier,
     discover,
+    model_digest,
     plan,
     run,
     run_fingerprint,
@@ -76,6 +81,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "-j", "--jobs", "--n-jobs", dest="jobs", type=int, default=-1, help="worker processes (default: all cores)"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="local: joblib workers on this machine (default); dask: a Dask cluster (needs -o)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="dask: address of a running Dask scheduler (default: start a local cluster of --jobs workers)",
+    )
+    parser.add_argument(
+        "--partitions", type=int, help="dask: split the documents into this many partitions (default: 4 per worker)"
     )
     parser.add_argument(
         "--overwrite",
@@ -181,6 +200,12 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(str(exc))
     if args.max_bytes <= 0:
         parser.error("--max-bytes must be positive")
+    if args.backend != "dask" and (args.scheduler is not None or args.partitions is not None):
+        parser.error("--scheduler and --partitions go with --backend dask")
+    if args.partitions is not None and args.partitions <= 0:
+        parser.error("--partitions must be positive")
+    if args.backend == "dask" and (out is None or STDIN in args.inputs):
+        parser.error("--backend dask reads files and writes them under -o OUTPUT_DIR (no stdin, no stdout)")
     try:
         codecs.lookup(args.encoding)
     except LookupError:
@@ -195,8 +220,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems += refused
 
     keep = tuple(t.strip() for t in args.keep.split(",") if t.strip())
+    model_dir = str(args.model or default_model_dir())
     settings = Settings(
-        model_dir=str(args.model or default_model_dir()),
+        model_dir=model_dir,
         fmt=args.format,
         rules=args.rules,
         propagate=args.propagate if args.propagate is not None else args.rules != "off",
@@ -206,6 +232,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         keep=keep,
         encoding=args.encoding,
         max_bytes=args.max_bytes,
+        model_sha256=model_digest(model_dir),
     )
     try:
         deidentifier(settings)  # loads the model here once: a missing one is a usage error
@@ -227,17 +254,42 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     stdin_data = sys.stdin.buffer.read() if any(item.source == STDIN for item in items) else None
     progress = args.progress if args.progress is not None else (out is not None and sys.stderr.isatty())
-    summary = run(
-        items,
-        settings,
-        jobs=1 if stdin_data is not None else args.jobs,
-        overwrite=args.overwrite,
-        key_file=args.key_file,
-        progress=progress,
-        stdin_data=stdin_data,
-        output_dir=out,
-        fingerprint=fingerprint,
-    )
+    if args.backend == "dask":
+        from .dask_backend import ClusterUnavailable, run_dask
+
+        try:
+            summary = run_dask(
+                items,
+                settings,
+                scheduler=args.scheduler,
+                jobs=args.jobs,
+                partitions=args.partitions,
+                overwrite=args.overwrite,
+                key_file=args.key_file,
+                progress=progress,
+                output_dir=out,
+                fingerprint=fingerprint,
+            )
+        except ClusterUnavailable as exc:
+            log.error(str(exc))
+            return 2
+    else:
+        summary = run(
+            items,
+            settings,
+            jobs=1 if stdin_data is not None else args.jobs,
+            overwrite=args.overwrite,
+            key_file=args.key_file,
+            progress=progress,
+            stdin_data=stdin_data,
+            output_dir=out,
+            fingerprint=fingerprint,
+        )
+    if summary.model_loads:
+        log.debug(
+            f"{len(summary.model_loads)} worker process(es) tagged documents, "
+            f"each loading the model at most {max(summary.model_loads.values())} time(s)"
+        )
     counts = summary.counts
     failed = counts["failed"] + len(problems)
     if out is not None:

@@ -25,7 +25,7 @@ from . import bio, resources
 from .config import CRFConfig, FeatureConfig, TaggerConfig, TokenizerConfig
 from .corpus import Document, Entity
 from .crf import CRFModel
-from .featurize import Featurizer
+from .featurize import AttributeCodes, Featurizer
 from .parallel import map_chunks
 from .tokenize import Tokenizer
 from .tokens import TokenTable
@@ -135,19 +135,34 @@ class DeidTagger(BaseEstimator):
         return _Pipeline(config.tokenizer, config.features)
 
     # -- scikit-learn API ------------------------------------------------------------
+    # Parameters that :meth:`featurize` depends on: points of a grid search that share
+    # them share one featurization (``deid_crf.grid``).
+    featurization_params = ("tokenizer_config", "feature_config")
+
     def fit(self, X: Sequence[Document], y: None = None) -> DeidTagger:
         """Learn from the gold entities of the documents ``X``."""
+        return self.fit_featurized(*self.featurize(X))
+
+    def featurize(self, X: Sequence[Document]) -> tuple[AttributeCodes, np.ndarray]:
+        """What :meth:`fit` trains on: every token's CRF attributes (compact integer
+        codes) and gold BIO label. Depends only on :attr:`featurization_params`."""
         docs = list(X)
         if not docs:
             raise ValueError("cannot fit on an empty document list")
         # Features for training are built in this process: shipping millions of
         # attribute strings back from workers costs more than computing them
         # (`make bench`: featurize_all_cores_with_transfer vs featurize_1proc).
-        table, items = self._pipeline().prepare([d.text for d in docs])
-        token_labels = bio.encode(table, [d.entities for d in docs]).tolist()
-        labels = [token_labels[a:b] for a, b in table.sent_bounds.tolist()]
+        pipeline = self._pipeline()
+        table = pipeline.tokenizer([d.text for d in docs])
+        labels = bio.encode(table, [d.entities for d in docs]).astype(str)  # plain array: caches cheaply
+        return pipeline.featurizer.attribute_codes(table), labels
+
+    def fit_featurized(self, features: AttributeCodes, labels: np.ndarray) -> DeidTagger:
+        """Train the CRF on the output of :meth:`featurize` (e.g. from a cache)."""
+        token_labels = np.asarray(labels).tolist()
+        sentence_labels = [token_labels[a:b] for a, b in features.sent_bounds.tolist()]
         config = self.tagger_config().crf
-        self.model_ = CRFModel(**asdict(config), verbose=self.verbose).fit(items, labels)
+        self.model_ = CRFModel(**asdict(config), verbose=self.verbose).fit(features.crf_items(), sentence_labels)
         self.entity_types_ = sorted({label[2:] for label in self.model_.classes_ if label != bio.OUTSIDE})
         return self
 

@@ -62,3 +62,33 @@ def line_position(tokens: np.ndarray, doc: np.ndarray, line: np.ndarray, cap: in
     first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
     position = np.minimum(np.arange(n) - first, cap).astype(np.int32)
     return {"linepos": (position, names)}
+
+
+def document_label(tokens: np.ndarray, doc: np.ndarray, line: np.ndarray) -> dict[str, Coded]:
+    """The field label under which the same word first appears in the document.
+
+    A name written in the header (``Apellidos: Rivera Bueno.``) and again in running
+    text (``el Sr. Rivera``) is the same person: the running-text token gets
+    ``apellidos``, which tells a patient from a doctor or a relative. Words are
+    compared lower-cased; only words with a letter and two or more characters take
+    part, and a word under no label in its document gets ``-``.
+    """
+    n = len(tokens)
+    if n == 0:
+        return {"doclabel": (np.zeros(0, dtype=np.int32), [NO_VALUE])}
+    label_codes, label_values = field_label(tokens, doc, line)["label"]
+    lowered = [t.lower() for t in tokens.tolist()]
+    type_codes, types = factorize(lowered)
+    is_word = np.array([len(t) > 1 and any(c.isalpha() for c in t) for t in types], dtype=bool)[type_codes]
+    key = (doc.astype(np.int64) << 32) | type_codes.astype(np.int64)
+    none = label_values.index(NO_VALUE) if NO_VALUE in label_values else -1
+    labelled = np.flatnonzero(is_word & (label_codes != none))
+    # First labelled occurrence of each (document, word): np.unique keeps the first index.
+    keys, first = np.unique(key[labelled], return_index=True)
+    codes = np.full(n, len(label_values), dtype=np.int32)  # "-" appended below
+    if len(keys):
+        position = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
+        found = is_word & (keys[position] == key)
+        codes[found] = label_codes[labelled[first[position[found]]]]
+    values = [*label_values, NO_VALUE]
+    return {"doclabel": (codes, values)}

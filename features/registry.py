@@ -33,6 +33,12 @@ GROUPS: dict[str, FeatureGroup] = {
         FeatureGroup("patterns", "type", lexical.patterns, "regex flags: e-mail, URL, date, phone, ids"),
         FeatureGroup("field_label", "context", context.field_label, "header label before ':' on the line"),
         FeatureGroup("line_position", "context", context.line_position, "token index in its line"),
+        FeatureGroup(
+            "document_label",
+            "context",
+            context.document_label,
+            "field label of the same word elsewhere in the document",
+        ),
         FeatureGroup("pos", "resource", pos.pos_columns, "UPOS, EAGLES-2, UPOS|word and UPOS bigram (POS tagger)"),
         FeatureGroup("embeddings", "resource", embedding.cluster_columns, "fastText k-means cluster ids (64/256/1024)"),
         FeatureGroup("gazetteers", "resource", gazetteer.extract, "longest-match gazetteer BIO tags and name bands"),

@@ -175,3 +175,76 @@ def test_alignment_uses_each_documents_own_tokens():
     result = bio.alignment(table, gold)
     assert (result.total, result.inside_token, result.crossing_sentence, result.no_token) == (2, 0, 1, 0)
     assert [(d, problem) for d, _, problem in result.offenders] == [(1, "crossing_sentence")]
+
+
+CLASSES = ["O", "B-NAME", "I-NAME", "B-DATE", "I-DATE", "I-AGE"]  # I-AGE: no B-AGE seen
+
+
+def is_valid_bio(sequence: list[str]) -> bool:
+    previous = "O"
+    for label in sequence:
+        if label.startswith("I-") and previous[2:] != label[2:]:
+            return False
+        previous = label
+    return True
+
+
+def brute_force_best(scores: np.ndarray) -> float:
+    import itertools
+
+    best = -np.inf
+    for combo in itertools.product(range(len(CLASSES)), repeat=len(scores)):
+        if is_valid_bio([CLASSES[k] for k in combo]):
+            best = max(best, float(sum(scores[i, k] for i, k in enumerate(combo))))
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(1, 4), min_size=1, max_size=3),
+    st.integers(0, 2**32 - 1),
+)
+def test_best_valid_labels_is_the_best_valid_sequence_per_sentence(sentence_lengths, seed):
+    n = sum(sentence_lengths)
+    table = one_line_table([f"t{i}" for i in range(n)], sentence_lengths)
+    scores = np.random.default_rng(seed).normal(size=(n, len(CLASSES)))
+    result = bio.best_valid_labels(scores, CLASSES, table).tolist()
+    index = {c: i for i, c in enumerate(CLASSES)}
+    start = 0
+    for length in sentence_lengths:
+        chosen = result[start : start + length]
+        assert is_valid_bio(chosen)  # each sentence on its own: none opens with I-
+        total = sum(scores[start + i, index[c]] for i, c in enumerate(chosen))
+        assert total == pytest.approx(brute_force_best(scores[start : start + length]))
+        start += length
+
+
+def test_best_valid_labels_joins_what_repair_splits():
+    table = one_line_table(["Ernesto", "Rivera", "Bueno", "ingresa"], [4])
+    scores = np.full((4, len(CLASSES)), -1.0)
+    scores[0, CLASSES.index("B-NAME")] = 2.0
+    scores[1, CLASSES.index("O")] = 0.6  # a weak O between two confident name tokens
+    scores[1, CLASSES.index("I-NAME")] = 0.5
+    scores[2, CLASSES.index("I-NAME")] = 2.0
+    scores[3, CLASSES.index("O")] = 2.0
+    argmax = np.array(CLASSES, dtype=object)[scores.argmax(axis=1)]
+    assert len(bio.decode(table, argmax)[0]) == 2  # repair: "Ernesto" and "Bueno"
+    best = bio.best_valid_labels(scores, CLASSES, table)
+    assert best.tolist() == ["B-NAME", "I-NAME", "I-NAME", "O"]
+    assert bio.decode(table, best)[0] == [Entity(0, len("Ernesto Rivera Bueno"), "NAME")]
+
+
+def test_best_valid_labels_checks_shapes_and_handles_empty_input():
+    table = one_line_table(["a"], [1])
+    with pytest.raises(ValueError, match="score columns"):
+        bio.best_valid_labels(np.zeros((1, 2)), CLASSES, table)
+    empty = TokenTable(
+        [""],
+        np.zeros(0, dtype=object),
+        *(np.zeros(0, dtype=np.int64) for _ in range(2)),
+        np.zeros(0, dtype=np.int32),
+        np.zeros(0, dtype=np.int32),
+        np.zeros((0, 2), dtype=np.int64),
+        np.array([[0, 0]], dtype=np.int64),
+    )
+    assert bio.best_valid_labels(np.zeros((0, len(CLASSES))), CLASSES, empty).tolist() == []

@@ -90,3 +90,24 @@ def test_every_token_gets_a_cluster_even_out_of_vocabulary(tiny_embeddings: Path
 def test_missing_embeddings_error(tmp_path: Path):
     with pytest.raises(FileNotFoundError, match="make embeddings"):
         Embeddings(tmp_path)
+
+
+def test_svm_appends_unit_fasttext_vectors_as_dense_columns(tiny_embeddings: Path, tiny_corpus, tmp_path: Path):
+    from deid_crf.config import svm_feature_config
+    from deid_crf.models import load_model
+    from deid_crf.svm import WindowSVMTagger
+
+    features = replace(svm_feature_config(), embedding_vectors=True, embeddings_model=str(tiny_embeddings))
+    model = WindowSVMTagger(feature_config=features, n_features=2**12).fit(tiny_corpus)
+    table = tokenize(["Ingresa en el Hospital zzz."])
+    matrix = model._matrix(table)
+    assert matrix.shape == (len(table), 2**12 + 8)
+    dense = matrix[:, 2**12 :].toarray()
+    norms = np.linalg.norm(dense, axis=1)
+    # Unit length, or zero for a short OOV token with no character n-gram ("en", ".").
+    assert np.allclose(norms[norms > 0], 1.0, rtol=1e-5) and norms[table.tokens.tolist().index("Hospital")] > 0
+    # The model carries its own copy of the vectors, found again after loading.
+    directory = model.save(tmp_path / "svm")
+    assert (directory / "embeddings_model" / VECTORS_FILE).is_file()
+    loaded = load_model(directory)
+    assert loaded.predict(tiny_corpus[:2]) == model.predict(tiny_corpus[:2])

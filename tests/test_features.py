@@ -254,3 +254,18 @@ def test_features_package_does_not_import_deid_crf():
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_document_label_carries_header_labels_to_running_text():
+    from features.context import document_label
+
+    table = tokenize(["Apellidos: Rivera Bueno.\nMédico: Ana Gil.\nEl Sr. rivera ve a Ana y a Gómez.", "Ve a Ana."])
+    codes, values = document_label(table.tokens, table.doc, table.line)["doclabel"]
+    got = [(t, values[c]) for t, c in zip(table.tokens.tolist(), codes.tolist(), strict=True)]
+    doc0 = got[: table.doc_bounds[0][1]]
+    assert ("rivera", "apellidos") in doc0  # lower-cased match
+    assert doc0.count(("Ana", "médico")) == 2
+    assert ("Gómez", "-") in doc0 and ("Sr", "-") in doc0 and (".", "-") in doc0
+    assert got[table.doc_bounds[1][0] :] == [("Ve", "-"), ("a", "-"), ("Ana", "-"), (".", "-")]  # other document
+    empty = tokenize([""])
+    assert document_label(empty.tokens, empty.doc, empty.line)["doclabel"][0].tolist() == []

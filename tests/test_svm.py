@@ -73,3 +73,46 @@ def test_tag_cli_accepts_an_svm_model(svm: WindowSVMTagger, unseen_document: Doc
     out = capsys.readouterr().out
     expected = svm.predict([unseen_document])[0]
     assert len(out.strip().splitlines()) == len(expected)
+
+
+@pytest.mark.parametrize("classifier", ["sgd", "logistic_regression"])
+def test_other_linear_classifiers(classifier: str, tiny_corpus: list[Document], unseen_document: Document, tmp_path):
+    model = WindowSVMTagger(n_features=2**16, classifier=classifier, C=1.0, max_iter=200).fit(tiny_corpus)
+    (predicted,) = model.predict([unseen_document])
+    nhc = unseen_document.text.index("745120")
+    assert Entity(nhc, nhc + 6, "ID_SUJETO_ASISTENCIA") in predicted
+    loaded = load_model(model.save(tmp_path / classifier))
+    assert loaded.get_params()["classifier"] == classifier
+    assert loaded.predict([unseen_document]) == [predicted]
+
+
+def test_decoders_give_valid_spans_and_are_saved(svm: WindowSVMTagger, unseen_document: Document, tmp_path):
+    repaired = WindowSVMTagger(**{**svm.get_params(), "decoder": "repair"})
+    for name in ("coef_", "intercept_", "classes_", "entity_types_"):
+        setattr(repaired, name, getattr(svm, name))
+    for model in (svm, repaired):
+        (entities,) = model.predict([unseen_document])
+        ends = [(e.start, e.end) for e in entities]
+        assert ends == sorted(ends) and all(a[1] <= b[0] for a, b in zip(ends, ends[1:], strict=False))
+    assert load_model(repaired.save(tmp_path / "repair")).decoder == "repair"
+    assert load_model(svm.save(tmp_path / "viterbi")).decoder == "viterbi"
+
+
+def test_bad_classifier_or_decoder_is_refused_before_featurizing(tiny_corpus: list[Document]):
+    with pytest.raises(ValueError, match="classifier must be one of"):
+        WindowSVMTagger(classifier="rbf").fit(tiny_corpus)
+    with pytest.raises(ValueError, match="decoder must be one of"):
+        WindowSVMTagger(decoder="greedy").fit(tiny_corpus)
+
+
+def test_decoding_report_counts(svm: WindowSVMTagger, tiny_corpus: list[Document]):
+    from deid_crf.svm import decoding_report
+
+    report = decoding_report(svm, tiny_corpus)
+    gold = sum(len(d.entities) for d in tiny_corpus)
+    assert report["orphan_tokens"] >= 0
+    for name in ("dropped", "repair", "viterbi"):
+        assert 0 <= report[f"{name}_exact"] <= gold and 0.0 <= report[f"{name}_f1"] <= 1.0
+    # Repair only turns orphans into entities, so it finds at least what dropping them finds.
+    assert report["repair_exact"] >= report["dropped_exact"]
+    assert report["viterbi_f1"] == pytest.approx(svm.score(tiny_corpus), abs=1e-4)

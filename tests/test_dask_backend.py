@@ -1,0 +1,307 @@
+"""The Dask backend of batch de-identification on a real local cluster (2 worker
+processes on the loopback interface): the same outputs as the local joblib backend,
+a worker killed mid-run, one model load per worker process; and the same
+per-partition function under a local-mode PySpark session."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import patient_document
+from test_batch import assert_no_phi, patient, tree
+
+from deid_crf import batch
+from deid_crf.batch import BatchRun, DocStatus, KeyFile, Settings, deidentify_partition, discover, plan
+from deid_crf.tag import main
+
+if importlib.util.find_spec("distributed") is None:
+    MISSING = "dask[distributed] is not installed (pip install 'deid-crf[dask]')"
+    if os.environ.get("CI"):  # CI installs the dask extra: its tests must run there
+        pytest.fail(MISSING, pytrace=False)
+    pytest.skip(MISSING, allow_module_level=True)
+
+import cloudpickle
+from distributed import Client, LocalCluster
+
+from deid_crf.dask_backend import partition_size, run_dask
+
+REPO = Path(__file__).resolve().parents[1]
+N_GOOD = 200
+MAX_BYTES = "2000"
+SURROGATE = ["--format", "surrogate", "--seed", "7", "--max-bytes", MAX_BYTES]
+BAD = {
+    "a/binaria.txt": (b"Nombre: Zebulonio\x00\x00Quirtanilla", "looks like a binary file"),
+    "b/binaria.txt": (b"\x00Anselma Britovar", "looks like a binary file"),
+    "a/latina.txt": ("Nombre: Zebulonio Núñez.\n".encode("latin-1"), "not valid utf-8"),
+    "b/latina.txt": ("Médico: Filiberta Peña.\n".encode("latin-1"), "not valid utf-8"),
+    "a/enorme.txt": (("Nombre: Rigoberta Palomequ.\n" * 120).encode(), "over the limit of 2000"),
+    "a/vacia.txt": (b"", "empty input"),
+}
+GOOD = {f"{'a' if i % 2 else 'b'}/doc{i:03d}.txt" for i in range(N_GOOD)}
+
+# Workers run functions of this module (client.run) without importing it.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """200 good documents in two folders and 6 bad files (binary, latin-1, oversize, empty)."""
+    root = tmp_path_factory.mktemp("dask") / "in"
+    for name in GOOD:
+        i = int(name[-7:-4])
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(patient_document(f"doc{i}", patient(i)).text, encoding="utf-8")
+    for name, (data, _) in BAD.items():
+        (root / name).write_bytes(data)
+    return root
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.fixture(scope="module")
+def local_reference(corpus, tiny_model_dir, tmp_path_factory) -> tuple[dict[str, bytes], bytes, list[str]]:
+    """Outputs, key file and logged problems of the local joblib backend (2 processes)."""
+    tmp = tmp_path_factory.mktemp("local")
+    args = [str(corpus), "-o", str(tmp / "out"), "--model", str(tiny_model_dir), "-j", "2", *SURROGATE]
+    assert main([*args, "--key-file", str(tmp / "key.jsonl"), "--log-file", str(tmp / "log")]) == 1
+    return tree(tmp / "out"), (tmp / "key.jsonl").read_bytes(), logged(tmp / "log", tmp / "out")
+
+
+def logged(log_file: Path, out: Path) -> list[str]:
+    """The messages of a --log-file, without their time stamps, the output folder's
+    name and the run's speed."""
+    text = log_file.read_text(encoding="utf-8").replace(str(out), "OUT")
+    lines = [line.split(" ", 2)[2] for line in text.splitlines()]
+    return [line.rsplit(";", 1)[0] if line.startswith("INFO de-identified") else line for line in lines]
+
+
+def items_of(corpus: Path, out: Path, fmt: str = "surrogate") -> list[batch.WorkItem]:
+    found, problems = discover([str(corpus)], output_dir=out)
+    items, refused = plan(found, fmt, out)
+    assert not problems and not refused
+    return items
+
+
+def test_dask_outputs_are_byte_identical_to_the_local_backend(
+    corpus, client, tiny_model_dir, local_reference, tmp_path
+):
+    expected, expected_key, expected_log = local_reference
+    assert set(expected) == GOOD | {"a/vacia.txt", batch.RUN_FILE}
+    out, key, log_file = tmp_path / "out", tmp_path / "secret" / "key.jsonl", tmp_path / "log"
+    args = [str(corpus), "-o", str(out), "--model", str(tiny_model_dir), *SURROGATE, "--key-file", str(key)]
+    address = client.scheduler.address
+    assert main([*args, "--backend", "dask", "--scheduler", address, "-v", "--log-file", str(log_file)]) == 1
+    assert tree(out) == expected
+    assert key.read_bytes() == expected_key and stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert not KeyFile.shard_dir(key).exists()
+    # The same problems, warnings and summary, in the same words.
+    messages = logged(log_file, out)
+    assert sorted(m for m in messages if not m.startswith("DEBUG")) == sorted(expected_log)
+    for name, (_, reason) in BAD.items():
+        level = "WARNING" if name.endswith("vacia.txt") else "ERROR"
+        assert any(m.startswith(f"{level} {corpus / name}: ") and reason in m for m in messages), name
+    assert "INFO de-identified 201 document(s) into" in "\n".join(messages)
+    assert "DEBUG 2 worker process(es) tagged documents, each loading the model at most 1 time(s)" in messages
+    assert_no_phi(log_file.read_text(encoding="utf-8"))
+
+    # A second run on the same workers, another format: the models stay loaded.
+    summary = run_dask(items_of(corpus, tmp_path / "masked", "masked"), Settings(str(tiny_model_dir), "masked",
+                       max_bytes=int(MAX_BYTES)), client=client, output_dir=tmp_path / "masked")  # fmt: skip
+    assert summary.counts == {"ok": N_GOOD, "failed": 5, "empty": 1, "skipped": 0}
+    assert len(summary.model_loads) == 2 and set(summary.model_loads.values()) == {1}
+    assert set(summary.model_loads) == {f"{socket.gethostname()}:{pid}" for pid in client.run(os.getpid).values()}
+    # Resumed: nothing left to do.
+    again = run_dask(items_of(corpus, tmp_path / "masked", "masked"), Settings(str(tiny_model_dir), "masked",
+                     max_bytes=int(MAX_BYTES)), client=client, output_dir=tmp_path / "masked")  # fmt: skip
+    assert again.counts == {"skipped": N_GOOD + 1, "failed": 5}
+
+
+def install_killer(counter: str, limit: int, where: str) -> None:
+    """In a worker: SIGKILL this process right after the cluster's ``limit``-th output
+    file is renamed into place (``where="output"``) or key record appended (``"key"``,
+    before that document's outputs are written); ``counter`` is a file every worker
+    appends one byte to, so exactly one write, in whichever worker makes it, is the
+    ``limit``-th."""
+
+    def kill_after(function):
+        @functools.wraps(function)
+        def wrapped(*args):
+            function(*args)
+            fd = os.open(counter, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+            try:
+                os.write(fd, b".")
+                position = os.lseek(fd, 0, os.SEEK_CUR)
+            finally:
+                os.close(fd)
+            if position == limit:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        return wrapped
+
+    if where == "output":
+        batch.atomic_write_text = kill_after(batch.atomic_write_text)
+    else:
+        batch.KeyFile.append = kill_after(batch.KeyFile.append)
+
+
+def remove_killer() -> None:
+    batch.atomic_write_text = getattr(batch.atomic_write_text, "__wrapped__", batch.atomic_write_text)
+    batch.KeyFile.append = getattr(batch.KeyFile.append, "__wrapped__", batch.KeyFile.append)
+
+
+@pytest.mark.parametrize("where", ["output", "key"])
+def test_a_worker_killed_mid_run_loses_nothing_after_a_rerun(
+    where, corpus, client, tiny_model_dir, local_reference, tmp_path
+):
+    expected, expected_key, _ = local_reference
+    out, key = tmp_path / "out", tmp_path / "key.jsonl"
+    settings = Settings(str(tiny_model_dir), "surrogate", seed=7, max_bytes=int(MAX_BYTES))
+    items = items_of(corpus, out)
+    pids = set(client.run(os.getpid).values())
+    client.run(install_killer, str(tmp_path / "writes"), 40, where)
+    try:
+        first = run_dask(items, settings, client=client, key_file=key, output_dir=out, partitions=16)
+    finally:
+        client.run(remove_killer)
+    killed = [pid for pid in pids if not Path(f"/proc/{pid}").exists()]
+    assert len(killed) == 1, "exactly one worker process was killed"
+    assert (tmp_path / "writes").stat().st_size > 40, "it was killed mid-run, and the run went on"
+    # Dask redid the dead worker's partition elsewhere: every document reported once.
+    assert sum(first.counts.values()) == len(items) == N_GOOD + len(BAD)
+    assert first.counts["failed"] == 5 and first.counts["ok"] == N_GOOD
+    assert not KeyFile.shard_dir(key).exists()  # the workers' key shards are merged into the key file
+
+    again = run_dask(items, settings, client=client, key_file=key, output_dir=out)
+    assert again.counts == {"skipped": N_GOOD + 1, "failed": 5}
+    assert tree(out) == expected  # every good document exactly once, intact; no temporary file left
+    assert key.read_bytes() == expected_key
+
+
+def test_model_cache_counts_loads_and_refuses_another_model(tiny_model_dir, tiny_tagger, tmp_path):
+    digest = batch.model_digest(tiny_model_dir)
+    batch.cached_model(str(tiny_model_dir), digest)
+    loads = batch.model_loads()
+    assert batch.cached_model(str(tiny_model_dir), digest) is batch.cached_model(str(tiny_model_dir), digest)
+    assert batch.model_loads() == loads
+    other = tiny_tagger.save(tmp_path / "other")
+    batch.cached_model(str(other), batch.model_digest(other))
+    assert batch.model_loads() == loads + 1
+    # A worker that sees other files than the client refuses them, naming only the folder.
+    with pytest.raises(batch.ModelMismatch, match="is missing or differs"):
+        batch.cached_model(str(tmp_path / "missing"), digest)
+    settings = Settings(str(tmp_path / "missing"), "masked", model_sha256=digest)
+    item = batch.WorkItem(str(tmp_path / "x.txt"), "x", (str(tmp_path / "o" / "x.txt"),))
+    (tmp_path / "x.txt").write_text("Nombre: Zebulonio.\n", encoding="utf-8")
+    (status,) = deidentify_partition([item], settings)
+    assert status.status == "failed" and "cannot load model" in status.reason and "differs" in status.reason
+    # Folders the client made must exist on the worker (a shared filesystem).
+    (status,) = deidentify_partition([item], settings, shared_dirs=[str(tmp_path / "not-shared")])
+    assert status.status == "failed" and "filesystem that every worker shares" in status.reason
+
+
+def test_cli_starts_and_closes_its_own_local_cluster(corpus, tiny_model_dir, tmp_path):
+    subset = tmp_path / "in"
+    for name in sorted(GOOD)[:12] + ["a/binaria.txt"]:
+        (subset / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(corpus / name, subset / name)
+    args = [sys.executable, "-m", "deid_crf.tag", str(subset), "-o", str(tmp_path / "out"), "--model",
+            str(tiny_model_dir), "--format", "masked", "--backend", "dask", "-j", "2", "--partitions", "3"]  # fmt: skip
+    done = subprocess.run(args, capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert f"error: {subset / 'a/binaria.txt'}: looks like a binary file" in done.stderr
+    assert f"into {tmp_path / 'out'}: 12 ok, 1 failed, 0 skipped (up to date), 0 empty" in done.stderr
+    assert_no_phi(done.stdout, done.stderr)
+    masked = (tmp_path / "out" / "a" / "doc001.txt").read_text(encoding="utf-8")
+    assert "Zebulonio" not in masked and "[NOMBRE_SUJETO_ASISTENCIA]" in masked
+
+
+def test_dask_usage_errors(corpus, tiny_model_dir, tmp_path, capsys, monkeypatch):
+    model = ["--model", str(tiny_model_dir)]
+    for args in (
+        [str(corpus), "--backend", "dask"],  # no -o: outputs cannot go to stdout
+        ["-", "-o", str(tmp_path / "o"), "--backend", "dask"],
+        [str(corpus), "-o", str(tmp_path / "o"), "--scheduler", "tcp://127.0.0.1:1"],  # local backend
+        [str(corpus), "-o", str(tmp_path / "o"), "--backend", "dask", "--partitions", "0"],
+    ):
+        with pytest.raises(SystemExit) as info:
+            main([*args, *model])
+        assert info.value.code == 2, args
+    capsys.readouterr()
+    monkeypatch.setenv("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "1s")
+    import dask
+
+    dask.config.refresh()
+    try:
+        status = main([str(corpus), "-o", str(tmp_path / "o"), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
+                       *model])  # fmt: skip
+    finally:
+        monkeypatch.delenv("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT")
+        dask.config.refresh()
+    assert status == 2
+    assert "cannot connect to the Dask scheduler at tcp://127.0.0.1:1" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_partition_size():
+    assert partition_size(200, 2) == 25  # 4 partitions per worker
+    assert partition_size(10_000, 2) == 1000  # none over MAX_PARTITION_DOCS
+    assert partition_size(200, 2, partitions=16) == 13
+    assert partition_size(3, 2, partitions=16) == 1
+
+
+def spark_missing() -> str | None:
+    if importlib.util.find_spec("pyspark") is None:
+        return "pyspark is not installed (pip install pyspark)"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "Spark needs a Java runtime (java not found)"
+    return None
+
+
+@pytest.mark.skipif(spark_missing() is not None, reason=str(spark_missing()))
+def test_pyspark_map_partitions_recipe(corpus, tiny_model_dir, local_reference, tmp_path):
+    """The README's PySpark recipe, in a local-mode session: the same outputs and key."""
+    from pyspark.sql import SparkSession
+
+    expected, expected_key, _ = local_reference
+    out, key = tmp_path / "out", tmp_path / "key.jsonl"
+    items = items_of(corpus, out)
+    settings = Settings(str(tiny_model_dir), "surrogate", seed=7, max_bytes=int(MAX_BYTES))
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .getOrCreate()
+    )
+    try:
+        with BatchRun(items, settings, key_file=key, output_dir=out) as batch_run:
+            do = functools.partial(deidentify_partition, settings=batch_run.settings, key_dir=batch_run.key_dir,
+                                   shared_dirs=(str(out),))  # fmt: skip
+            statuses = spark.sparkContext.parallelize(batch_run.todo, 4).mapPartitions(do).collect()
+            for status in statuses:
+                batch_run.record(status)
+    finally:
+        spark.stop()
+    assert all(isinstance(s, DocStatus) for s in statuses)
+    assert batch_run.summary.counts == {"ok": N_GOOD, "failed": 5, "empty": 1, "skipped": 0}
+    assert set(batch_run.summary.model_loads.values()) == {1}
+    assert tree(out) == expected and key.read_bytes() == expected_key
