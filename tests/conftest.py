@@ -91,7 +91,9 @@ def tiny_model_dir(tiny_tagger: DeidTagger, tmp_path_factory: pytest.TempPathFac
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     """The shared MEDDOCAN data: fail in CI when it is missing, skip elsewhere."""
-    root = Path(os.environ.get("DEID_CRF_DATA_DIR", REPO.parent / "shared" / "data"))
+    # Absolute: `make test` passes a path relative to the repo, and some tests run code
+    # (notebooks, workers) in other working directories.
+    root = Path(os.environ.get("DEID_CRF_DATA_DIR", REPO.parent / "shared" / "data")).resolve()
     if not (root / "meddocan" / "train").is_dir() or not (root / "meddocan" / "dev").is_dir():
         message = f"shared MEDDOCAN data not found under {root} (set DEID_CRF_DATA_DIR)"
         if os.environ.get("CI"):
