@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from .config import TaggerConfig, data_dir, default_model_dir, svm_feature_config
+from .config import FEATURE_PRESETS, TaggerConfig, data_dir, default_model_dir, svm_feature_config
 from .corpus import CorpusError, Document, read_brat_dir
 from .svm import WindowSVMTagger
 from .tagger import DeidTagger
@@ -65,6 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", type=Path, default=None, help="TOML/JSON config file")
     parser.add_argument(
+        "--features",
+        choices=sorted(FEATURE_PRESETS),
+        default=None,
+        help="CRF feature set: 'core' (no trained resources; the default without --config) or 'full' (POS, "
+        "gazetteers, embeddings, document labels: `make train-crf FEATURES=full`; needs `make pos-model embeddings "
+        "gazetteers`); overrides the config file's [features]",
+    )
+    parser.add_argument(
         "--kind", choices=("crf", "svm"), default="crf", help="linear-chain CRF (default) or window SVM"
     )
     parser.add_argument("--C", type=float, default=None, help="SVM regularisation (--kind svm; default 0.1)")
@@ -108,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
         if v is not None
     }
     config.crf = replace(config.crf, **overrides)
+    if args.features:
+        config.features = FEATURE_PRESETS[args.features]()
     root = args.data_dir or data_dir()
     model_dir = args.model_dir or (Path("models/svm") if args.kind == "svm" else default_model_dir())
     try:

@@ -57,3 +57,20 @@ def test_load_config(tmp_path: Path):
         train.load_config(path)
     with pytest.raises(SystemExit, match="cannot read config"):
         train.load_config(tmp_path / "missing.toml")
+
+
+def test_feature_presets_name_registered_groups_and_override_the_config(data_root: Path, tmp_path: Path, capsys):
+    from deid_crf.config import FEATURE_PRESETS, FeatureConfig, full_feature_config
+    from features.registry import GROUPS
+
+    full = full_feature_config()
+    assert set(full.groups) <= set(GROUPS) and set(FeatureConfig().groups) < set(full.groups)
+    assert FEATURE_PRESETS["core"]() == FeatureConfig()
+    # --features core wins over a config file's [features].
+    config = tmp_path / "crf.toml"
+    config.write_text('[features]\ngroups = ["lower"]\nwindow_columns = []\n', encoding="utf-8")
+    argv = ["--data-dir", str(data_root), "--model-dir", str(tmp_path / "crf"), "--config", str(config)]
+    assert train.main([*argv, "--features", "core", "--max-iterations", "3", "--eval", "none", "--quiet"]) == 0
+    assert DeidTagger.load(tmp_path / "crf").feature_config.groups == FeatureConfig().groups
+    with pytest.raises(SystemExit):
+        train.main([*argv, "--features", "everything"])
