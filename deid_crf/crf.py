@@ -12,6 +12,7 @@ from sklearn.base import BaseEstimator
 from tqdm.auto import tqdm
 
 from .config import CRFConfig
+from .crf_decode import CRFWeights
 
 MODEL_FILE = "model.crfsuite"
 
@@ -78,11 +79,20 @@ class CRFModel(BaseEstimator):
             _ProgressTrainer.progress = None
         self.crf_ = crf
         self.classes_ = list(crf.classes_)
+        self._weights = None
         return self
 
     def predict(self, X: Sequence) -> list[list[str]]:
         tagger = self.crf_.tagger_
         return [tagger.tag(xseq) for xseq in X]
+
+    def weights(self) -> CRFWeights:
+        """The trained weights as arrays, for the numpy decoder of :mod:`deid_crf.crf_decode`
+        (read from CRFsuite on first use, then kept: tagging workers receive them with
+        the model instead of each reading them again)."""
+        if getattr(self, "_weights", None) is None:
+            self._weights = CRFWeights.from_tagger(self.crf_.tagger_)
+        return self._weights
 
     def predict_marginals(self, X: Sequence) -> list[list[dict[str, float]]]:
         """Per-token label probabilities."""
@@ -101,4 +111,5 @@ class CRFModel(BaseEstimator):
         model = cls(**params)
         model.crf_ = sklearn_crfsuite.CRF(model_filename=str(path))
         model.classes_ = list(model.crf_.classes_)
+        model._weights = None
         return model

@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 import time
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -46,13 +47,31 @@ class Embeddings:
         with np.load(directory / CLUSTERS_FILE, allow_pickle=False) as data:
             self.centroids = [data[k] for k in sorted(data.files, key=lambda k: int(k.removeprefix("k")))]
 
-    def vectors(self, types: list[str]) -> np.ndarray:
-        """One row per string (lower-cased before lookup)."""
+    @cached_property
+    def _vocabulary(self) -> tuple[dict[str, int], np.ndarray]:
+        """The row of every word of the model's vocabulary and its vector, computed on
+        first use (about 0.2 s for 27k words): a batch then looks its known words up in
+        one array gather, and only out-of-vocabulary strings go through fastText's
+        per-word subword lookup."""
         get = self.model.get_word_vector
-        dim = self.model.get_dimension()
-        out = np.empty((len(types), dim), dtype=np.float32)
-        for i, t in enumerate(types):
-            out[i] = get(t.lower())
+        words = self.model.words
+        vectors = np.empty((len(words), self.model.get_dimension()), dtype=np.float32)
+        for i, word in enumerate(words):
+            vectors[i] = get(word)
+        return {word: i for i, word in enumerate(words)}, vectors
+
+    def vectors(self, types: list[str]) -> np.ndarray:
+        """One row per string (lower-cased before lookup): fastText's vector of the word,
+        from its character n-grams when it is out of the vocabulary."""
+        index, known = self._vocabulary
+        lowered = [t.lower() for t in types]
+        rows = np.array([index.get(word, -1) for word in lowered], dtype=np.int64)
+        out = np.empty((len(types), known.shape[1]), dtype=np.float32)
+        found = rows >= 0
+        out[found] = known[rows[found]]
+        get = self.model.get_word_vector
+        for i in np.flatnonzero(~found).tolist():
+            out[i] = get(lowered[i])
         return out
 
 

@@ -10,20 +10,20 @@ tables, so no per-token dict is ever built.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 
-from features.encoding import factorize
+from features.encoding import Coded, factorize
 from features.hashing import hash_strings
-from features.registry import get_group
+from features.registry import PER_TYPE_KINDS, get_group
 from features.window import AFTER_SENTENCE, shifted_index
 
 from .config import FeatureConfig
-from .resources import resource_inputs
+from .resources import resource_inputs, resource_key
 from .tokens import TokenTable
 
 CRFItems = list[list[list[str]]]  # sentences → tokens → attribute strings
@@ -53,11 +53,14 @@ class AttributeCodes:
 
     def crf_items(self) -> CRFItems:
         """Attribute strings per token, per sentence."""
-        rendered = [lookup[self.codes[:, j]] for j, lookup in enumerate(self.lookups)]
-        n = len(self.codes)
-        matrix = np.stack(rendered, axis=1) if n else np.zeros((0, len(rendered)), dtype=object)
+        # One gather from all lookups laid end to end: a single pass over the
+        # (n_tokens, n_attributes) strings before ``tolist`` (per-column gathers and a
+        # stack copy them twice more).
+        sizes = [len(lookup) for lookup in self.lookups]
+        starts = np.cumsum([0, *sizes[:-1]], dtype=np.int64).astype(self.codes.dtype)
+        strings = np.concatenate(self.lookups) if self.lookups else np.zeros(0, dtype=object)
         with _gc_paused():
-            rows = matrix.tolist()
+            rows = strings[self.codes + starts].tolist()
             return [rows[a:b] for a, b in self.sent_bounds.tolist()]
 
 
@@ -82,28 +85,45 @@ class Featurizer:
         self.config = config or FeatureConfig()
         self._groups = [get_group(name) for name in self.config.groups]
 
+    def type_columns(self, table: TokenTable) -> dict[str, dict[str, Coded]]:
+        """Per type group, its columns coded per distinct token string (one code per
+        element of ``table.type_index[1]``), remembered in ``table.type_features``."""
+        types = table.type_index[1]
+        out: dict[str, dict[str, Coded]] = {}
+        for group in self._groups:
+            if group.kind == "type":
+                kwargs = {"lengths": tuple(self.config.affix_lengths)} if group.name == "affixes" else {}
+                key = (group.name, *kwargs.items())
+                if key not in table.type_features:
+                    columns = group.extract(types, **kwargs)
+                    table.type_features[key] = {name: factorize(values) for name, values in columns.items()}
+            elif group.kind == "type_resource":
+                key = (group.name, resource_key(group.name, self.config))
+                if key not in table.type_features:
+                    table.type_features[key] = group.extract(**resource_inputs(group.name, self.config, table))
+            else:
+                continue
+            out[group.name] = table.type_features[key]
+        return out
+
     def columns(self, table: TokenTable) -> FeatureColumns:
-        type_codes, types = factorize(table.tokens.tolist())
+        """Every column of every token, in group order."""
+        type_codes = table.type_index[0]
+        per_type = self.type_columns(table)
         names: list[str] = []
         code_columns: list[np.ndarray] = []
         vocab: list[list[str]] = []
         for group in self._groups:
-            if group.kind == "type":
-                kwargs = {"lengths": self.config.affix_lengths} if group.name == "affixes" else {}
-                for name, per_type in group.extract(types, **kwargs).items():
-                    codes, values = factorize(per_type)
-                    names.append(name)
-                    code_columns.append(codes[type_codes] if len(codes) else codes)
-                    vocab.append(values)
+            if group.kind in PER_TYPE_KINDS:
+                columns = {name: (codes[type_codes], values) for name, (codes, values) in per_type[group.name].items()}
+            elif group.kind == "context":
+                columns = group.extract(table.tokens, table.doc, table.line)
             else:
-                if group.kind == "context":
-                    columns = group.extract(table.tokens, table.doc, table.line)
-                else:
-                    columns = group.extract(**resource_inputs(group.name, self.config, table))
-                for name, (codes, values) in columns.items():
-                    names.append(name)
-                    code_columns.append(codes)
-                    vocab.append(values)
+                columns = group.extract(**resource_inputs(group.name, self.config, table))
+            for name, (codes, values) in columns.items():
+                names.append(name)
+                code_columns.append(codes)
+                vocab.append(values)
         codes = np.stack(code_columns, axis=1) if code_columns else np.zeros((len(table), 0), np.int32)
         return FeatureColumns(names, codes.reshape(len(table), len(names)), vocab)
 
@@ -120,31 +140,22 @@ class Featurizer:
                 plan.extend((sign * offset, j) for j in window)
         return plan
 
+    @staticmethod
+    def _lookup(offset: int, name: str, values: list[str]) -> list[str]:
+        """Attribute strings of a column at a window offset (``"-1:w=nombre"``), one per
+        value, then the ``<s>``/``</s>`` markers of positions outside the sentence."""
+        prefix = f"{offset:+d}:" if offset else ""
+        return [f"{prefix}{name}={v}" for v in values] + [f"{prefix}{name}=<s>", f"{prefix}{name}=</s>"]
+
     def _attribute_columns(self, table: TokenTable) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Per (offset, column) of the window plan: a lookup array of attribute
-        strings (``"-1:w=nombre"``, plus ``<s>``/``</s>`` for window positions outside
-        the sentence) and every token's index into it."""
+        strings (:meth:`_lookup`) and every token's index into it."""
         cols = self.columns(table)
-        n = len(table)
-        sentence_ids = table.sentence_ids()
-        shifted: dict[int, np.ndarray] = {}
-        yield np.array(["bias"], dtype=object), np.zeros(n, dtype=np.int32)
+        shifts = _Shifts(table)
+        yield np.array(["bias"], dtype=object), np.zeros(len(table), dtype=np.int32)
         for offset, j in self._window_plan(cols.names):
-            prefix = f"{offset:+d}:" if offset else ""
-            name = cols.names[j]
-            lookup = np.array(
-                [f"{prefix}{name}={v}" for v in cols.vocab[j]] + [f"{prefix}{name}=<s>", f"{prefix}{name}=</s>"],
-                dtype=object,
-            )
-            codes = cols.codes[:, j]
-            if offset:
-                if offset not in shifted:
-                    shifted[offset] = shifted_index(sentence_ids, offset)
-                index = shifted[offset]
-                outside = index < 0
-                codes = codes[np.where(outside, 0, index)]
-                codes = np.where(outside, len(cols.vocab[j]) + (index == AFTER_SENTENCE), codes)
-            yield lookup, codes
+            lookup = np.array(self._lookup(offset, cols.names[j], cols.vocab[j]), dtype=object)
+            yield lookup, shifts.shift(cols.codes[:, j], len(cols.vocab[j]), offset)
 
     def attribute_codes(self, table: TokenTable) -> AttributeCodes:
         """The attributes of :meth:`crf_items` as integer codes (see :class:`AttributeCodes`)."""
@@ -171,3 +182,77 @@ class Featurizer:
         # Hash collisions inside a row leave duplicate entries, which sparse products
         # add up, as one-hot features of the same column should.
         return sparse.csr_matrix((data, indices, indptr), shape=(n, n_features))
+
+    def hashed_scores(self, table: TokenTable, weights: np.ndarray) -> np.ndarray:
+        """``hashed_matrix(table, n_features) @ weights`` for a ``(n_features, n_outputs)``
+        weight matrix, without building the matrix (see :meth:`linear_scores`)."""
+        n_features = weights.shape[0]
+        return self.linear_scores(table, weights, lambda strings: hash_strings(strings, n_features))
+
+    def linear_scores(
+        self, table: TokenTable, weights: np.ndarray, rows_of: Callable[[list[str]], np.ndarray]
+    ) -> np.ndarray:
+        """Every token's sum of ``weights[rows_of(attributes)]`` over the attributes of
+        :meth:`crf_items`: the scores of a linear model over those attributes (CRF
+        state scores, a hashed linear classifier's decision values), computed without
+        rendering a single per-token string. The weight rows of a column's attributes
+        are gathered once per distinct value, and those of the type groups are first
+        summed per token type and window offset, so that they reach the tokens in one
+        gather per offset. Equal to the sum over rendered attributes up to float
+        rounding."""
+        n_outputs = weights.shape[1]
+        type_codes, types = table.type_index
+        type_level = {name: codes for group in self.type_columns(table).values() for name, (codes, _) in group.items()}
+        cols = self.columns(table)
+        shifts = _Shifts(table)
+        scores = np.zeros((len(table), n_outputs), dtype=weights.dtype)
+        common = weights[rows_of(["bias"])[0]].copy()  # weights every token gets
+        by_type: dict[int, np.ndarray] = {}  # offset → summed weights per type (+ 2 marker rows)
+        for offset, j in self._window_plan(cols.names):
+            name, values = cols.names[j], cols.vocab[j]
+            rows = weights[rows_of(self._lookup(offset, name, values))]
+            if name in type_level:
+                summed = by_type.setdefault(offset, np.zeros((len(types) + 2, n_outputs), dtype=weights.dtype))
+                summed[: len(types)] += rows[type_level[name]]
+                summed[len(types) :] += rows[len(values) :]
+                continue
+            codes = shifts.shift(cols.codes[:, j], len(values), offset)
+            # Most tokens of a context column share one value ("-": no gazetteer match,
+            # no field label): its row goes to ``common``, and only the tokens whose row
+            # differs from it are touched.
+            mode = int(np.bincount(codes, minlength=len(rows)).argmax()) if len(codes) else 0
+            common += rows[mode]
+            delta = rows - rows[mode]
+            differs = np.flatnonzero(delta.any(axis=1)[codes])
+            scores[differs] += delta[codes[differs]]
+        for offset, summed in by_type.items():
+            scores += summed[shifts.shift(type_codes, len(types), offset)]
+        scores += common
+        return scores
+
+
+class _Shifts:
+    """Window shifts of a table's columns: for each offset, computed on first use, the
+    index of the token at that offset from every token (itself where outside the
+    sentence) and the few positions where it is outside."""
+
+    def __init__(self, table: TokenTable):
+        self._sentence_ids = table.sentence_ids()
+        self._plans: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def shift(self, codes: np.ndarray, n_values: int, offset: int) -> np.ndarray:
+        """The codes of the token at ``offset`` from each token; ``n_values`` (``<s>``)
+        or ``n_values + 1`` (``</s>``, the markers of :meth:`Featurizer._lookup`) where
+        that position is outside the sentence."""
+        if not offset:
+            return codes
+        if offset not in self._plans:
+            index = shifted_index(self._sentence_ids, offset)
+            outside = np.flatnonzero(index < 0)
+            source = index.copy()
+            source[outside] = outside  # any valid index; overwritten below
+            self._plans[offset] = source, outside, (index[outside] == AFTER_SENTENCE).astype(codes.dtype)
+        source, outside, after = self._plans[offset]
+        shifted = codes[source]
+        shifted[outside] = n_values + after
+        return shifted

@@ -26,6 +26,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.svm import LinearSVC
 
+from features.encoding import Coded
+
 from .config import FeatureConfig, TaggerConfig, data_dir
 from .featurize import Featurizer
 from .pos_data import TaggedSentence, read_conllu, read_spaccc, spaccc_doc_id
@@ -108,13 +110,31 @@ class PosTagger(BaseEstimator):
 
     def predict_table(self, table: TokenTable, heads: Sequence[str] = HEADS) -> dict[str, np.ndarray]:
         """Tags (object arrays of str) of every token of ``table`` for each head."""
-        X = self._matrix(table)
-        result = {}
+        return {
+            head: np.array(classes, dtype=object)[codes]
+            for head, (codes, classes) in self.predict_codes(table, heads).items()
+        }
+
+    def predict_codes(self, table: TokenTable, heads: Sequence[str] = HEADS) -> dict[str, Coded]:
+        """Per head, every token's tag as a code into that head's classes."""
+        weights, intercepts = self._stacked_weights(tuple(heads))
+        scores = Featurizer(self.features_).hashed_scores(table, weights)
+        scores += intercepts
+        result, first = {}, 0
         for head in heads:
-            scores = X @ self.coef_[head].T + self.intercept_[head]
-            classes = np.array(self.classes_[head], dtype=object)
-            result[head] = classes[np.asarray(scores).argmax(axis=1)] if len(table) else classes[:0]
+            last = first + len(self.classes_[head])
+            result[head] = (scores[:, first:last].argmax(axis=1).astype(np.int32), list(self.classes_[head]))
+            first = last
         return result
+
+    def _stacked_weights(self, heads: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The heads' weights side by side, ``(n_features, n_classes of all heads)``, so
+        that one pass over the features scores them all (kept for the next batch)."""
+        cache = self.__dict__.setdefault("_stacked", {})
+        if heads not in cache:
+            weights = np.ascontiguousarray(np.concatenate([self.coef_[h] for h in heads]).T)
+            cache[heads] = weights, np.concatenate([self.intercept_[h] for h in heads])
+        return cache[heads]
 
     def predict(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """UPOS tags of pre-tokenized sentences."""

@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from features.encoding import Coded, factorize
+
 from .pos import HEADS, upos_per_sentence
 from .pos_data import eagles2
 from .tokens import TokenTable
@@ -285,6 +287,10 @@ class StanzaPOSTagger:
             result[head] = np.empty(len(tokens), dtype=object)
             result[head][:] = tags[head]
         return result
+
+    def predict_codes(self, table: TokenTable, heads: Sequence[str] = HEADS) -> dict[str, Coded]:
+        """Per head, every token's tag as a code into the distinct tags."""
+        return {head: factorize(tags.tolist()) for head, tags in self.predict_table(table, heads).items()}
 
     def predict(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """UPOS tags of pre-tokenized sentences."""

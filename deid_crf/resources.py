@@ -14,8 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from features.encoding import factorize
-
 from .config import POS_BACKENDS, FeatureConfig
 from .tokens import TokenTable
 
@@ -44,11 +42,13 @@ def pos_tagger(config: FeatureConfig):
 
 
 def pos_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
-    tags = pos_tagger(config).predict_table(table)
+    tags = pos_tagger(config).predict_codes(table, ("upos", "eagles2"))
+    type_codes, types = table.type_index
     return {
         "upos": tags["upos"],
         "eagles2": tags["eagles2"],
-        "tokens": table.tokens,
+        "type_codes": type_codes,
+        "types": types,
         "sentence_ids": table.sentence_ids(),
     }
 
@@ -62,15 +62,14 @@ def load_embeddings(path: str):
 
 def embedding_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
     embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
-    type_codes, types = factorize(table.tokens.tolist())
-    return {"type_vectors": embeddings.vectors(types), "type_codes": type_codes, "centroids": embeddings.centroids}
+    return {"type_vectors": embeddings.vectors(table.type_index[1]), "centroids": embeddings.centroids}
 
 
 def embedding_vectors(config: FeatureConfig, table: TokenTable) -> np.ndarray:
     """Every token's fastText vector scaled to unit length (the dense SVM columns);
     looked up once per distinct token."""
     embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
-    type_codes, types = factorize(table.tokens.tolist())
+    type_codes, types = table.type_index
     vectors = embeddings.vectors(types)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     vectors /= np.where(norms == 0, 1, norms)
@@ -95,6 +94,11 @@ PROVIDERS: dict[str, tuple[Callable[[FeatureConfig, TokenTable], dict[str, Any]]
     "embeddings": (embedding_inputs, "embeddings_model"),
     "gazetteers": (gazetteer_inputs, "gazetteer_dir"),
 }
+
+
+def resource_key(group: str, config: FeatureConfig) -> str:
+    """What identifies the resource a group uses under ``config`` (its configured path)."""
+    return str(getattr(config, PROVIDERS[group][1]))
 
 
 def resource_inputs(group: str, config: FeatureConfig, table: TokenTable) -> dict[str, Any]:

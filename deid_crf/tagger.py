@@ -59,9 +59,10 @@ class _ChunkTagger:
         self.model = model
 
     def __call__(self, texts: Sequence[str]) -> list[list[Entity]]:
-        table, items = self.pipeline.prepare(texts)
-        labels = [label for sentence in self.model.predict(items) for label in sentence]
-        return bio.decode(table, np.array(labels, dtype=object))
+        # The numpy decoder: the same labels as CRFsuite's tagger on the attribute
+        # strings (tests/test_crf_decode.py), without rendering them.
+        table = self.pipeline.tokenizer(texts)
+        return bio.decode(table, self.model.weights().tag(self.pipeline.featurizer, table))
 
 
 class _ScoredChunkTagger(_ChunkTagger):
@@ -170,6 +171,7 @@ class DeidTagger(BaseEstimator):
         """Entities of each text (tokenized, featurized and tagged in chunks)."""
         if not texts:
             return []
+        self.model_.weights()  # read once here, not in every worker
         worker = _ChunkTagger(self._pipeline(), self.model_)
         parts = map_chunks(worker, list(texts), self.n_jobs if n_jobs is None else n_jobs)
         return [entities for part in parts for entities in part]

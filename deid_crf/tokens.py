@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
+
+from features.encoding import factorize
 
 
 @dataclass
@@ -45,6 +48,20 @@ class TokenTable:
         if self.n_sentences > 1:
             ids[self.sent_bounds[1:, 0]] = 1
         return np.cumsum(ids)
+
+    @cached_property
+    def type_index(self) -> tuple[np.ndarray, list[str]]:
+        """Each token's index into the distinct token strings, and those strings (in
+        order of first appearance). Computed once per table: every feature group that
+        works per type (lexical features, embeddings, the POS tagger) shares it."""
+        return factorize(self.tokens.tolist())
+
+    @cached_property
+    def type_features(self) -> dict:
+        """Per-type feature columns already computed for this table, filled by
+        :meth:`deid_crf.featurize.Featurizer.type_columns` (so the POS tagger and the
+        NER features compute the lexical columns they share once)."""
+        return {}
 
     @staticmethod
     def concat(tables: list[TokenTable]) -> TokenTable:

@@ -77,8 +77,10 @@ def document_label(tokens: np.ndarray, doc: np.ndarray, line: np.ndarray) -> dic
     if n == 0:
         return {"doclabel": (np.zeros(0, dtype=np.int32), [NO_VALUE])}
     label_codes, label_values = field_label(tokens, doc, line)["label"]
-    lowered = [t.lower() for t in tokens.tolist()]
-    type_codes, types = factorize(lowered)
+    # Lower-cased word of every token, coded through the distinct token strings.
+    token_codes, token_types = factorize(tokens.tolist())
+    lowered_codes, types = factorize([t.lower() for t in token_types])
+    type_codes = lowered_codes[token_codes] if n else token_codes
     is_word = np.array([len(t) > 1 and any(c.isalpha() for c in t) for t in types], dtype=bool)[type_codes]
     key = (doc.astype(np.int64) << 32) | type_codes.astype(np.int64)
     none = label_values.index(NO_VALUE) if NO_VALUE in label_values else -1

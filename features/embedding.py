@@ -17,13 +17,7 @@ def nearest_centroid(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     return np.argmax(unit @ centroids.T, axis=1).astype(np.int32)
 
 
-def cluster_columns(
-    type_vectors: np.ndarray, type_codes: np.ndarray, centroids: Sequence[np.ndarray]
-) -> dict[str, Coded]:
+def cluster_columns(type_vectors: np.ndarray, centroids: Sequence[np.ndarray]) -> dict[str, Coded]:
     """One column ``emb{k}`` per centroid set (k clusters): the cluster of each
-    token's type, computed once per type and gathered to tokens."""
-    columns = {}
-    for c in centroids:
-        per_type = nearest_centroid(type_vectors, c)
-        columns[f"emb{len(c)}"] = (per_type[type_codes], [str(i) for i in range(len(c))])
-    return columns
+    distinct token string's vector (one row of ``type_vectors`` per string)."""
+    return {f"emb{len(c)}": (nearest_centroid(type_vectors, c), [str(i) for i in range(len(c))]) for c in centroids}

@@ -9,23 +9,33 @@ from .encoding import Coded, factorize
 
 
 def pos_columns(
-    upos: np.ndarray, eagles2: np.ndarray, tokens: np.ndarray, sentence_ids: np.ndarray
+    upos: Coded, eagles2: Coded, type_codes: np.ndarray, types: list[str], sentence_ids: np.ndarray
 ) -> dict[str, Coded]:
     """UPOS (``pos``), reduced EAGLES (``pos2``), UPOS joined with the lower-cased
     token (``pos_w``) and the UPOS bigram with the previous token of the sentence
-    (``pos_bi``, ``<s>`` at a sentence start)."""
-    n = len(tokens)
-    previous = np.empty(n, dtype=object)
+    (``pos_bi``, ``<s>`` at a sentence start). Tags come coded per token; tokens as
+    codes into their distinct strings ``types``."""
+    upos_codes, upos_values = upos
+    n = len(upos_codes)
+    # Pairs are coded as integers first; their strings are built once per distinct pair.
+    lower_codes, lowered = factorize([t.lower() for t in types])
+    pos_word = _pairs(upos_codes, upos_values, lower_codes[type_codes] if n else type_codes, lowered)
+    previous = np.full(n, len(upos_values), dtype=np.int32)  # the code of "<s>"
     if n:
-        previous[0] = "<s>"
-        previous[1:] = upos[:-1]
-        starts = np.ones(n, dtype=bool)
-        starts[1:] = sentence_ids[1:] != sentence_ids[:-1]
-        previous[starts] = "<s>"
-    upos_list, eagles_list = upos.tolist(), eagles2.tolist()
+        follows = np.zeros(n, dtype=bool)
+        follows[1:] = sentence_ids[1:] == sentence_ids[:-1]
+        previous[follows] = upos_codes[:-1][follows[1:]]
     return {
-        "pos": factorize(upos_list),
-        "pos2": factorize(eagles_list),
-        "pos_w": factorize([f"{p}|{t.lower()}" for p, t in zip(upos_list, tokens.tolist(), strict=True)]),
-        "pos_bi": factorize([f"{a}|{b}" for a, b in zip(previous.tolist(), upos_list, strict=True)]),
+        "pos": upos,
+        "pos2": eagles2,
+        "pos_w": pos_word,
+        "pos_bi": _pairs(previous, [*upos_values, "<s>"], upos_codes, upos_values),
     }
+
+
+def _pairs(left: np.ndarray, left_values: list[str], right: np.ndarray, right_values: list[str]) -> Coded:
+    """The column of ``"{left}|{right}"`` strings of two coded columns."""
+    width = max(len(right_values), 1)
+    distinct, codes = np.unique(left.astype(np.int64) * width + right, return_inverse=True)
+    values = [f"{left_values[k // width]}|{right_values[k % width]}" for k in distinct.tolist()]
+    return codes.astype(np.int32).reshape(-1), values

@@ -1,10 +1,12 @@
 """The named feature groups that a configuration can switch on and off.
 
 A *type* group maps distinct token strings to columns (computed once per type);
-a *context* group maps whole token arrays (``tokens``, ``doc``, ``line``) to
-integer-coded per-token columns; a *resource* group does the same from the output
-of a trained resource (POS tagger, gazetteers, embeddings), which the application
-computes and passes in (see ``deid_crf.resources``).
+a *type_resource* group does the same from a trained resource's output per
+distinct string (embedding vectors); a *context* group maps whole token arrays
+(``tokens``, ``doc``, ``line``) to integer-coded per-token columns; a *resource*
+group does the same from the output of a trained resource (POS tagger,
+gazetteers). The application computes the resources' outputs and passes them in
+(see ``deid_crf.resources``).
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ from dataclasses import dataclass
 
 from . import context, embedding, gazetteer, lexical, pos
 
+KINDS = ("type", "type_resource", "context", "resource")
+# Kinds whose columns depend on the token string alone (coded per distinct string).
+PER_TYPE_KINDS = ("type", "type_resource")
+
 
 @dataclass(frozen=True)
 class FeatureGroup:
     name: str
-    kind: str  # "type", "context" or "resource" (needs a trained model or word list)
+    kind: str  # one of KINDS
     extract: Callable[..., dict]
     description: str
 
@@ -40,7 +46,9 @@ GROUPS: dict[str, FeatureGroup] = {
             "field label of the same word elsewhere in the document",
         ),
         FeatureGroup("pos", "resource", pos.pos_columns, "UPOS, EAGLES-2, UPOS|word and UPOS bigram (POS tagger)"),
-        FeatureGroup("embeddings", "resource", embedding.cluster_columns, "fastText k-means cluster ids (64/256/1024)"),
+        FeatureGroup(
+            "embeddings", "type_resource", embedding.cluster_columns, "fastText k-means cluster ids (64/256/1024)"
+        ),
         FeatureGroup("gazetteers", "resource", gazetteer.extract, "longest-match gazetteer BIO tags and name bands"),
     )
 }

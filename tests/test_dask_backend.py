@@ -277,9 +277,13 @@ def spark_missing() -> str | None:
 
 
 @pytest.mark.skipif(spark_missing() is not None, reason=str(spark_missing()))
-def test_pyspark_map_partitions_recipe(corpus, tiny_model_dir, local_reference, tmp_path):
+def test_pyspark_map_partitions_recipe(corpus, tiny_model_dir, local_reference, tmp_path, monkeypatch):
     """The README's PySpark recipe, in a local-mode session: the same outputs and key."""
     from pyspark.sql import SparkSession
+
+    # Spark's Python workers must run this interpreter (with deid-crf installed), not
+    # whichever `python3` is first on the PATH.
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
 
     expected, expected_key, _ = local_reference
     out, key = tmp_path / "out", tmp_path / "key.jsonl"

@@ -63,12 +63,12 @@ def test_nearest_centroid_is_cosine():
     assert nearest_centroid(vectors, centroids).tolist() == [0, 1, 0]
 
 
-def test_cluster_columns_gather_per_type():
+def test_cluster_columns_per_type():
     centroids = [np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32)]
-    type_vectors = np.array([[1.0, 0.1], [0.1, 1.0]], dtype=np.float32)
-    columns = cluster_columns(type_vectors, np.array([0, 1, 1, 0]), centroids)
+    type_vectors = np.array([[1.0, 0.1], [0.1, 1.0], [0.9, 0.2]], dtype=np.float32)
+    columns = cluster_columns(type_vectors, centroids)
     codes, values = columns["emb2"]
-    assert codes.tolist() == [0, 1, 1, 0] and values == ["0", "1"]
+    assert codes.tolist() == [0, 1, 0] and values == ["0", "1"]
 
 
 def test_every_token_gets_a_cluster_even_out_of_vocabulary(tiny_embeddings: Path):

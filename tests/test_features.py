@@ -15,7 +15,7 @@ from deid_crf.featurize import Featurizer
 from deid_crf.tokenize import tokenize
 from features import lexical
 from features.encoding import factorize
-from features.registry import GROUPS, get_group
+from features.registry import GROUPS, KINDS, get_group
 from features.window import AFTER_SENTENCE, BEFORE_SENTENCE, shifted_index
 
 REPO = Path(__file__).resolve().parents[1]
@@ -244,7 +244,7 @@ def test_unknown_group_or_window_column_is_a_value_error():
 def test_registry_groups_are_declared():
     default_groups = FeatureConfig().groups
     assert set(default_groups) <= set(GROUPS)
-    assert all(g.kind in ("type", "context", "resource") for g in GROUPS.values())
+    assert all(g.kind in KINDS for g in GROUPS.values())
 
 
 def test_features_package_does_not_import_deid_crf():
