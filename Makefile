@@ -18,9 +18,9 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	touch $@
 
 ## Train the default CRF on $(DATA_DIR)/meddocan/train, evaluate on dev, save to $(MODEL_DIR).
-## FEATURES=full adds POS, gazetteers, embeddings and document labels (building those
-## resources first): dev F1 0.9616 vs 0.9594, but featurization and tagging about 2.5x slower.
-FEATURES ?= core
+## Its full feature set (POS, gazetteers, embeddings, document labels) needs resources that
+## are built first, once (about 10 minutes); FEATURES=core trains without them.
+FEATURES ?= full
 train-crf: install $(if $(filter full,$(FEATURES)),pos-model embeddings gazetteers)
 	$(PY) -m deid_crf.train --features $(FEATURES) --data-dir $(DATA_DIR) --model-dir $(MODEL_DIR) --n-jobs $(N_JOBS)
 

@@ -76,13 +76,11 @@ class FeatureConfig:
 
 
 def full_feature_config() -> FeatureConfig:
-    """The full feature set (`make train-crf FEATURES=full`): the core groups plus POS,
-    gazetteers, embedding clusters and the document-level field label, each but the
-    gazetteers also at the window positions. On dev: NER F1 0.9616 against 0.9594 for
-    the core groups alone, 0.9657 against 0.9629 with the rule layer `tag` applies
-    (README, "Ablation on dev"); it needs `make pos-model embeddings gazetteers`. Not the
-    default yet: it featurizes at about 60-75k tokens/s per core (`make bench`), under
-    the project's 150k target."""
+    """The full feature set, that of the default model (`make train-crf`): the core
+    groups plus POS, gazetteers, embedding clusters and the document-level field label,
+    each but the gazetteers also at the window positions. It needs `make pos-model
+    embeddings gazetteers` (which `make train-crf` runs first). Dev NER F1 and speeds:
+    README, "Results" and "Ablation on dev"."""
     core = FeatureConfig()
     return FeatureConfig(
         groups=core.groups + ("pos", "gazetteers", "embeddings", "document_label"),
@@ -90,8 +88,10 @@ def full_feature_config() -> FeatureConfig:
     )
 
 
-# Named feature sets for `python -m deid_crf.train --features NAME`.
+# Named feature sets for `python -m deid_crf.train --features NAME`; the default model
+# (`make train-crf`) uses DEFAULT_PRESET.
 FEATURE_PRESETS = {"core": FeatureConfig, "full": full_feature_config}
+DEFAULT_PRESET = "full"
 
 
 def svm_feature_config() -> FeatureConfig:

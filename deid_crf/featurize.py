@@ -37,6 +37,7 @@ class FeatureColumns:
     names: list[str]
     codes: np.ndarray  # (n_tokens, n_columns) int32
     vocab: list[list[str]]
+    absent: list[int]  # per column, the code of its group's ``absent`` value, or -1
 
 
 @dataclass
@@ -50,9 +51,11 @@ class AttributeCodes:
     lookups: list[np.ndarray]  # object arrays of attribute strings
     codes: np.ndarray  # (n_tokens, n_attributes) int32
     sent_bounds: np.ndarray  # (n_sentences, 2) token ranges, as in TokenTable
+    # Per attribute column, the code left out of the items (an absent value), or -1.
+    omit: np.ndarray | None = None
 
     def crf_items(self) -> CRFItems:
-        """Attribute strings per token, per sentence."""
+        """Attribute strings per token, per sentence (absent values left out)."""
         # One gather from all lookups laid end to end: a single pass over the
         # (n_tokens, n_attributes) strings before ``tolist`` (per-column gathers and a
         # stack copy them twice more).
@@ -60,7 +63,13 @@ class AttributeCodes:
         starts = np.cumsum([0, *sizes[:-1]], dtype=np.int64).astype(self.codes.dtype)
         strings = np.concatenate(self.lookups) if self.lookups else np.zeros(0, dtype=object)
         with _gc_paused():
-            rows = strings[self.codes + starts].tolist()
+            if self.omit is None or not (self.omit >= 0).any():
+                rows = strings[self.codes + starts].tolist()
+            else:
+                keep = self.codes != self.omit
+                ends = np.cumsum(keep.sum(axis=1)).tolist()
+                kept = strings[(self.codes + starts)[keep]].tolist()
+                rows = [kept[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
             return [rows[a:b] for a, b in self.sent_bounds.tolist()]
 
 
@@ -113,6 +122,7 @@ class Featurizer:
         names: list[str] = []
         code_columns: list[np.ndarray] = []
         vocab: list[list[str]] = []
+        absent: list[int] = []
         for group in self._groups:
             if group.kind in PER_TYPE_KINDS:
                 columns = {name: (codes[type_codes], values) for name, (codes, values) in per_type[group.name].items()}
@@ -124,8 +134,9 @@ class Featurizer:
                 names.append(name)
                 code_columns.append(codes)
                 vocab.append(values)
+                absent.append(values.index(group.absent) if group.absent in values else -1)
         codes = np.stack(code_columns, axis=1) if code_columns else np.zeros((len(table), 0), np.int32)
-        return FeatureColumns(names, codes.reshape(len(table), len(names)), vocab)
+        return FeatureColumns(names, codes.reshape(len(table), len(names)), vocab, absent)
 
     def _window_plan(self, names: list[str]) -> list[tuple[int, int]]:
         """(offset, column index) pairs: every column at offset 0, the window
@@ -147,24 +158,26 @@ class Featurizer:
         prefix = f"{offset:+d}:" if offset else ""
         return [f"{prefix}{name}={v}" for v in values] + [f"{prefix}{name}=<s>", f"{prefix}{name}=</s>"]
 
-    def _attribute_columns(self, table: TokenTable) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def _attribute_columns(self, table: TokenTable) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
         """Per (offset, column) of the window plan: a lookup array of attribute
-        strings (:meth:`_lookup`) and every token's index into it."""
+        strings (:meth:`_lookup`), every token's index into it, and the index of the
+        column's absent value (-1: none)."""
         cols = self.columns(table)
         shifts = _Shifts(table)
-        yield np.array(["bias"], dtype=object), np.zeros(len(table), dtype=np.int32)
+        yield np.array(["bias"], dtype=object), np.zeros(len(table), dtype=np.int32), -1
         for offset, j in self._window_plan(cols.names):
             lookup = np.array(self._lookup(offset, cols.names[j], cols.vocab[j]), dtype=object)
-            yield lookup, shifts.shift(cols.codes[:, j], len(cols.vocab[j]), offset)
+            yield lookup, shifts.shift(cols.codes[:, j], len(cols.vocab[j]), offset), cols.absent[j]
 
     def attribute_codes(self, table: TokenTable) -> AttributeCodes:
         """The attributes of :meth:`crf_items` as integer codes (see :class:`AttributeCodes`)."""
-        lookups, columns = [], []
-        for lookup, codes in self._attribute_columns(table):
+        lookups, columns, omit = [], [], []
+        for lookup, codes, absent in self._attribute_columns(table):
             lookups.append(lookup)
             columns.append(codes.astype(np.int32, copy=False))
+            omit.append(absent)
         codes = np.stack(columns, axis=1) if len(table) else np.zeros((0, len(lookups)), dtype=np.int32)
-        return AttributeCodes(lookups, codes, table.sent_bounds)
+        return AttributeCodes(lookups, codes, table.sent_bounds, np.array(omit, dtype=np.int32))
 
     def crf_items(self, table: TokenTable) -> CRFItems:
         """CRFsuite attribute strings (``"-1:w=nombre"``) per token, per sentence."""
@@ -173,12 +186,16 @@ class Featurizer:
     def hashed_matrix(self, table: TokenTable, n_features: int) -> sparse.csr_matrix:
         """The same attributes as :meth:`crf_items`, one-hot encoded into
         ``n_features`` hashed columns: a CSR matrix built straight from integer
-        arrays (every token has the same number of attributes)."""
-        ids = [hash_strings(lookup.tolist(), n_features)[codes] for lookup, codes in self._attribute_columns(table)]
-        n, k = len(table), len(ids)
-        indices = np.stack(ids, axis=1).ravel() if n else np.zeros(0, dtype=np.int32)
-        indptr = np.arange(0, n * k + 1, k, dtype=np.int64)
-        data = np.ones(n * k, dtype=np.float32)
+        arrays."""
+        ids, keep = [], []
+        for lookup, codes, absent in self._attribute_columns(table):
+            ids.append(hash_strings(lookup.tolist(), n_features)[codes])
+            keep.append(codes != absent)
+        n = len(table)
+        present = np.stack(keep, axis=1) if n else np.zeros((0, len(keep)), dtype=bool)
+        indices = np.stack(ids, axis=1)[present] if n else np.zeros(0, dtype=np.int32)
+        indptr = np.concatenate(([0], np.cumsum(present.sum(axis=1)))).astype(np.int64)
+        data = np.ones(len(indices), dtype=np.float32)
         # Hash collisions inside a row leave duplicate entries, which sparse products
         # add up, as one-hot features of the same column should.
         return sparse.csr_matrix((data, indices, indptr), shape=(n, n_features))
@@ -211,6 +228,8 @@ class Featurizer:
         for offset, j in self._window_plan(cols.names):
             name, values = cols.names[j], cols.vocab[j]
             rows = weights[rows_of(self._lookup(offset, name, values))]
+            if cols.absent[j] >= 0:
+                rows[cols.absent[j]] = 0  # left out of the attributes, as in crf_items
             if name in type_level:
                 summed = by_type.setdefault(offset, np.zeros((len(types) + 2, n_outputs), dtype=weights.dtype))
                 summed[: len(types)] += rows[type_level[name]]

@@ -96,6 +96,26 @@ PROVIDERS: dict[str, tuple[Callable[[FeatureConfig, TokenTable], dict[str, Any]]
 }
 
 
+def missing_resources(config: FeatureConfig) -> list[str]:
+    """The trained resources ``config`` needs that are not built (paths), so that a
+    command can say what to build before it starts, not halfway through."""
+    from gazetteers.load import read_manifest
+
+    groups = used_groups(config)
+    needed: list[Path] = []
+    if "pos" in groups and config.pos_backend == "builtin":
+        needed.append(Path(config.pos_model) / "config.json")
+    if "embeddings" in groups:
+        needed += [Path(config.embeddings_model) / name for name in ("vectors.bin", "clusters.npz")]
+    if "gazetteers" in groups:
+        directory = _source_path(config, "gazetteer_dir")
+        try:
+            needed += [directory / info["file"] for info in read_manifest(directory)["lists"].values()]
+        except FileNotFoundError:
+            needed.append(directory / "SOURCES.json")
+    return [str(path) for path in needed if not path.is_file()]
+
+
 def resource_key(group: str, config: FeatureConfig) -> str:
     """What identifies the resource a group uses under ``config`` (its configured path)."""
     return str(getattr(config, PROVIDERS[group][1]))

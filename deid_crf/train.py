@@ -19,7 +19,8 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from .config import FEATURE_PRESETS, TaggerConfig, data_dir, default_model_dir, svm_feature_config
+from . import resources
+from .config import DEFAULT_PRESET, FEATURE_PRESETS, TaggerConfig, data_dir, default_model_dir, svm_feature_config
 from .corpus import CorpusError, Document, read_brat_dir
 from .svm import WindowSVMTagger
 from .tagger import DeidTagger
@@ -68,9 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--features",
         choices=sorted(FEATURE_PRESETS),
         default=None,
-        help="CRF feature set: 'core' (no trained resources; the default without --config) or 'full' (POS, "
-        "gazetteers, embeddings, document labels: `make train-crf FEATURES=full`; needs `make pos-model embeddings "
-        "gazetteers`); overrides the config file's [features]",
+        help="CRF feature set: 'full' (POS, gazetteers, embeddings, document labels; the default without --config; "
+        "needs `make pos-model embeddings gazetteers`, which `make train-crf` runs first) or 'core' (no trained "
+        "resources: `make train-crf FEATURES=core`); overrides the config file's [features]",
     )
     parser.add_argument(
         "--kind", choices=("crf", "svm"), default="crf", help="linear-chain CRF (default) or window SVM"
@@ -116,8 +117,16 @@ def main(argv: list[str] | None = None) -> int:
         if v is not None
     }
     config.crf = replace(config.crf, **overrides)
-    if args.features:
-        config.features = FEATURE_PRESETS[args.features]()
+    if args.features or (args.kind == "crf" and not args.config):
+        config.features = FEATURE_PRESETS[args.features or DEFAULT_PRESET]()
+    missing = resources.missing_resources(config.features)
+    if missing:
+        print(
+            f"error: the feature groups {list(config.features.groups)} need trained resources that are not built: "
+            f"{', '.join(missing)}; run `make pos-model embeddings gazetteers` (or train with --features core)",
+            file=sys.stderr,
+        )
+        return 2
     root = args.data_dir or data_dir()
     model_dir = args.model_dir or (Path("models/svm") if args.kind == "svm" else default_model_dir())
     try:

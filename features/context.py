@@ -87,10 +87,11 @@ def document_label(tokens: np.ndarray, doc: np.ndarray, line: np.ndarray) -> dic
     labelled = np.flatnonzero(is_word & (label_codes != none))
     # First labelled occurrence of each (document, word): np.unique keeps the first index.
     keys, first = np.unique(key[labelled], return_index=True)
-    codes = np.full(n, len(label_values), dtype=np.int32)  # "-" appended below
+    # "-" for words under no label: the label column's own "-" when it has one.
+    values = label_values if none >= 0 else [*label_values, NO_VALUE]
+    codes = np.full(n, values.index(NO_VALUE), dtype=np.int32)
     if len(keys):
         position = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
         found = is_word & (keys[position] == key)
         codes[found] = label_codes[labelled[first[position[found]]]]
-    values = [*label_values, NO_VALUE]
     return {"doclabel": (codes, values)}

@@ -27,6 +27,10 @@ class FeatureGroup:
     kind: str  # one of KINDS
     extract: Callable[..., dict]
     description: str
+    # The value that means "no feature here" (no gazetteer match, no label): CRFsuite
+    # items leave its attribute out, so that a token carries only what it has (the
+    # weights of an always-present "none" attribute are the bias's job).
+    absent: str | None = None
 
 
 GROUPS: dict[str, FeatureGroup] = {
@@ -44,12 +48,19 @@ GROUPS: dict[str, FeatureGroup] = {
             "context",
             context.document_label,
             "field label of the same word elsewhere in the document",
+            absent=context.NO_VALUE,
         ),
         FeatureGroup("pos", "resource", pos.pos_columns, "UPOS, EAGLES-2, UPOS|word and UPOS bigram (POS tagger)"),
         FeatureGroup(
             "embeddings", "type_resource", embedding.cluster_columns, "fastText k-means cluster ids (64/256/1024)"
         ),
-        FeatureGroup("gazetteers", "resource", gazetteer.extract, "longest-match gazetteer BIO tags and name bands"),
+        FeatureGroup(
+            "gazetteers",
+            "resource",
+            gazetteer.extract,
+            "longest-match gazetteer BIO tags and name bands",
+            absent=gazetteer.NO_VALUE,
+        ),
     )
 }
 

@@ -68,12 +68,21 @@ def test_viterbi_blocks_of_sentences_agree_with_one_block(monkeypatch):
     assert viterbi(np.zeros((0, 5)), transitions, np.zeros((0, 2), dtype=np.int64)).shape == (0,)
 
 
-@pytest.mark.parametrize("config", [FeatureConfig(), FeatureConfig(groups=(*FeatureConfig().groups, "document_label"))])
+@pytest.mark.parametrize(
+    "config",
+    [
+        FeatureConfig(),
+        FeatureConfig(groups=(*FeatureConfig().groups, "document_label"), window_columns=("w", "doclabel")),
+    ],
+)
 def test_linear_scores_equal_the_sum_over_rendered_attributes(config: FeatureConfig):
     table = tokenize(TEXTS)
     featurizer = Featurizer(config)
     items = featurizer.crf_items(table)
     attributes = sorted({a for sentence in items for token in sentence for a in token})
+    if "document_label" in config.groups:  # its absent value "-" is left out, the others kept
+        assert "doclabel=apellidos" in attributes and "-1:doclabel=nombre" in attributes
+        assert not [a for a in attributes if a.endswith("doclabel=-")]
     rng = np.random.default_rng(1)
     # A weight row for every other attribute; the rest are unknown to the "model".
     known = {a: i for i, a in enumerate(attributes[::2])}
@@ -85,6 +94,7 @@ def test_linear_scores_equal_the_sum_over_rendered_attributes(config: FeatureCon
     expected = np.array([weights[rows_of(token)].sum(axis=0) for sentence in items for token in sentence])
     np.testing.assert_allclose(featurizer.linear_scores(replace(table), weights, rows_of), expected, atol=1e-9)
     matrix = featurizer.hashed_matrix(table, 2**10)
+    assert np.diff(matrix.indptr).tolist() == [len(token) for sentence in items for token in sentence]
     hashed_weights = rng.normal(size=(2**10, 3))
     np.testing.assert_allclose(featurizer.hashed_scores(table, hashed_weights), matrix @ hashed_weights, atol=1e-9)
 

@@ -57,6 +57,7 @@ def test_train_cli(small_splits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(train, "read_splits", lambda root, splits: [d for s in splits for d in slices[s]])
     model_dir, report = tmp_path / "crf", tmp_path / "report.json"
     argv = ["--data-dir", str(tmp_path), "--model-dir", str(model_dir), "--max-iterations", "5", "--n-jobs", "1"]
+    argv += ["--features", "core"]  # the full set's resources are built by `make train-crf`, not in tests
     assert train.main([*argv, "--quiet", "--report-json", str(report)]) == 0
     out = capsys.readouterr().out
     assert "== evaluation on dev ==" in out

@@ -35,15 +35,29 @@ def test_train_saves_model_and_prints_report(data_root: Path, tmp_path: Path, ca
 
 
 def test_train_without_evaluation(data_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    argv = ["--data-dir", str(data_root), "--train", "train", "dev", "--eval", "none"]
+    argv = ["--data-dir", str(data_root), "--train", "train", "dev", "--eval", "none", "--features", "core"]
     assert train.main([*argv, "--model-dir", str(tmp_path / "crf"), "--max-iterations", "3", "--quiet"]) == 0
     assert capsys.readouterr().out == ""
     assert DeidTagger.load(tmp_path / "crf").max_iterations == 3
 
 
 def test_train_missing_data_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    assert train.main(["--data-dir", str(tmp_path), "--model-dir", str(tmp_path / "crf"), "--quiet"]) == 2
+    argv = ["--data-dir", str(tmp_path), "--model-dir", str(tmp_path / "crf"), "--features", "core", "--quiet"]
+    assert train.main(argv) == 2
     assert "not a directory" in capsys.readouterr().err
+    assert not (tmp_path / "crf").exists()
+
+
+def test_default_features_need_built_resources(
+    data_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """The default (full) feature set reads the POS model and embeddings from models/:
+    where they are not built, training stops before it starts, saying what to build."""
+    monkeypatch.chdir(tmp_path)  # no models/ here
+    assert train.main(["--data-dir", str(data_root), "--model-dir", str(tmp_path / "crf"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "models/pos/config.json" in err and "models/embeddings/vectors.bin" in err
+    assert "make pos-model embeddings gazetteers" in err and "--features core" in err
     assert not (tmp_path / "crf").exists()
 
 
