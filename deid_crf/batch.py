@@ -544,32 +544,15 @@ class KeyFile:
     def doc_ids(path: str | os.PathLike) -> set[str]:
         """The documents that have a record in the key file at ``path`` (none if it
         does not exist yet)."""
-        ids: set[str] = set()
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    try:
-                        record = json.loads(line)
-                    except json.JSONDecodeError:
-                        continue
-                    if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
-                        ids.add(record["doc_id"])
+            return {record["doc_id"] for record in _key_records(path)}
         except FileNotFoundError:
-            pass
-        return ids
+            return set()
 
     def compact(self) -> int:
         """Rewrite the file atomically with one record per document, sorted by id;
         returns the number of documents."""
-        records: dict[str, str] = {}
-        with open(self.path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(record, dict) and "doc_id" in record:
-                    records[record["doc_id"]] = json.dumps(record, ensure_ascii=False, sort_keys=True)
+        records = {r["doc_id"]: json.dumps(r, ensure_ascii=False, sort_keys=True) for r in _key_records(self.path)}
         fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
         try:
             os.fchmod(fd, 0o600)
@@ -593,15 +576,7 @@ class KeyFile:
         folder = self.shard_dir(self.path)
         moved = 0
         for shard in sorted(folder.glob("*.jsonl")):
-            with open(shard, encoding="utf-8", errors="replace") as f:
-                lines = []
-                for line in f:
-                    try:
-                        record = json.loads(line)
-                    except json.JSONDecodeError:
-                        continue
-                    if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
-                        lines.append(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+            lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in _key_records(shard)]
             self._file.writelines(lines)
             self._file.flush()
             os.fsync(self._file.fileno())  # in the key file before the shard goes
@@ -610,6 +585,21 @@ class KeyFile:
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
         return moved
+
+
+def _key_records(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """The records of a key file or shard, skipping lines that are not a record with a
+    document id (a line cut short when a run was killed)."""
+    records = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
+                records.append(record)
+    return records
 
 
 # ----------------------------------------------------------------------------- the run
