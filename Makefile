@@ -43,48 +43,48 @@ test-fast: install
 
 ## Throughput, training time and memory on the dev split.
 bench: install pos-model embeddings gazetteers
-	$(PY) -m deid_crf.bench --data-dir $(DATA_DIR)
+	$(PY) -m deid_crf.experiments.bench --data-dir $(DATA_DIR)
 
 ## Dask backend: documents/s and tokens/s with 1 and 2 workers on dev x10, and the 2/1 ratio (needs $(MODEL_DIR)).
 bench-dask: install
-	$(PY) -m deid_crf.bench_dask --data-dir $(DATA_DIR) --model $(MODEL_DIR)
+	$(PY) -m deid_crf.experiments.bench_dask --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
 ## How many gold entities of train+dev the tokenizer and sentence splitter cannot represent.
 alignment: install
-	$(PY) -m deid_crf.alignment --data-dir $(DATA_DIR)
+	$(PY) -m deid_crf.experiments.alignment --data-dir $(DATA_DIR)
 
 ## Gazetteer word lists in gazetteers/lists/ from $(DATA_DIR)/gazetteer_sources (sources, licenses: gazetteers/lists/SOURCES.md).
 gazetteers: install
-	$(PY) -m gazetteers.build --data-dir $(DATA_DIR) --out gazetteers/lists
+	$(PY) -m deid_crf.gazetteers.build --data-dir $(DATA_DIR) --out gazetteers/lists
 
 ## Built-in POS tagger in models/pos from SPACCC + UD GSD/PUD (see README, "Part-of-speech tagger").
 pos-model: models/pos/config.json
 models/pos/config.json: | install
-	$(PY) -m deid_crf.pos train --data-dir $(DATA_DIR) --model models/pos
+	$(PY) -m deid_crf.resources.pos train --data-dir $(DATA_DIR) --model models/pos
 
 ## fastText skipgram vectors + k-means clusters in models/embeddings from $(DATA_DIR)/unlabeled_es_clinical.
 embeddings: models/embeddings/clusters.npz
 models/embeddings/clusters.npz: | install
-	$(PY) -m deid_crf.embeddings train --data-dir $(DATA_DIR) --out models/embeddings
+	$(PY) -m deid_crf.resources.embeddings train --data-dir $(DATA_DIR) --out models/embeddings
 
 ## Feature-group ablation on dev (trains one CRF per row; about 3 minutes a row).
 ablation: install pos-model embeddings gazetteers
-	$(PY) -m deid_crf.ablation --data-dir $(DATA_DIR)
+	$(PY) -m deid_crf.experiments.ablation --data-dir $(DATA_DIR)
 
 ## Rule layer on dev: model alone vs with the regex recognizers under each priority (README table).
 rules-table: install
-	$(PY) -m deid_crf.rules --evaluate --data-dir $(DATA_DIR) --model $(MODEL_DIR)
+	$(PY) -m deid_crf.experiments.rules_table --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
 ## Grid search (resumable; results/NAME.csv, one row per point): make grid-search [GRID=configs/FILE.toml]
 GRID ?= configs/grid-example.toml
 grid-search: install
-	$(PY) -m deid_crf.grid $(GRID) --data-dir $(DATA_DIR) --n-jobs $(N_JOBS)
+	$(PY) -m deid_crf.experiments.grid $(GRID) --data-dir $(DATA_DIR) --n-jobs $(N_JOBS)
 
 ## Execute the notebooks with full settings into notebooks/out/ (executed copies + figures/, git-ignored).
 ## Uses $(MODEL_DIR) for the error analysis when it holds a model, else trains the CRF there.
 NOTEBOOKS ?= notebooks/grid_search.ipynb notebooks/error_analysis.ipynb notebooks/learning_curve.ipynb
 notebooks: install
-	$(PY) -m deid_crf.notebooks $(NOTEBOOKS) --out-dir notebooks/out -p data_dir $(abspath $(DATA_DIR)) \
+	$(PY) -m deid_crf.experiments.notebooks $(NOTEBOOKS) --out-dir notebooks/out -p data_dir $(abspath $(DATA_DIR)) \
 		$(if $(wildcard $(MODEL_DIR)/config.json),-p model_dir $(abspath $(MODEL_DIR)))
 
 lint: install

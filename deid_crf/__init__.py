@@ -13,20 +13,24 @@
 
 from typing import TYPE_CHECKING
 
-from .corpus import Document, Entity
-from .tagger import DeidTagger
+from deid_crf.text.document import Document, Entity
 
 if TYPE_CHECKING:
-    from .deidentify import Deidentifier, Result, load
+    from deid_crf.deid.deidentifier import Deidentifier, Result, load
+    from deid_crf.models.crf_tagger import DeidTagger
 
 __all__ = ["DeidTagger", "Deidentifier", "Document", "Entity", "Result", "load"]
 
 
 def __getattr__(name: str):
-    # The de-identification API (and Faker) load on first use, so that importing the
-    # package, or running one of its modules with ``python -m``, stays light.
+    # The tagger (scikit-learn, CRFsuite) and the de-identification API (Faker) load on
+    # first use, so that importing the package, or any module of it, stays light.
+    if name == "DeidTagger":
+        from deid_crf.models.crf_tagger import DeidTagger
+
+        return DeidTagger
     if name in ("Deidentifier", "Result", "load"):
-        from . import deidentify
+        from deid_crf.deid import deidentifier as deidentify
 
         return getattr(deidentify, name)
     raise AttributeError(f"module 'deid_crf' has no attribute {name!r}")

@@ -41,7 +41,7 @@ POS_BACKENDS = ("builtin", "stanza")
 class FeatureConfig:
     """Which feature groups are on and how wide the token window is."""
 
-    # Groups computed for the centre token (names from ``features.registry``).
+    # Groups computed for the centre token (names from ``deid_crf.features.registry``).
     groups: tuple[str, ...] = (
         "lower",
         "affixes",

@@ -30,7 +30,7 @@ import logging
 import sys
 from pathlib import Path
 
-from .batch import (
+from deid_crf.batch.engine import (
     DEFAULT_MAX_BYTES,
     DEFAULT_PATTERN,
     STDIN,
@@ -44,12 +44,12 @@ from .batch import (
     run,
     run_fingerprint,
 )
-from .config import default_model_dir
-from .deidentify import DEFAULT_MASK, mask_function
-from .output import ANNOTATION_FORMATS, FORMATS
-from .rules import RULE_MODES
-from .surrogates import DEFAULT_KEEP
-from .tagger import ModelNotFoundError
+from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
+from deid_crf.config import default_model_dir
+from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
+from deid_crf.deid.rules import RULE_MODES
+from deid_crf.deid.surrogates import DEFAULT_KEEP
+from deid_crf.models.crf_tagger import ModelNotFoundError
 
 log = logging.getLogger("deid_crf")
 
@@ -255,7 +255,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     stdin_data = sys.stdin.buffer.read() if any(item.source == STDIN for item in items) else None
     progress = args.progress if args.progress is not None else (out is not None and sys.stderr.isatty())
     if args.backend == "dask":
-        from .dask_backend import ClusterUnavailable, run_dask
+        from deid_crf.batch.dask_backend import ClusterUnavailable, run_dask
 
         try:
             summary = run_dask(

@@ -19,11 +19,20 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from . import resources
-from .config import DEFAULT_PRESET, FEATURE_PRESETS, TaggerConfig, data_dir, default_model_dir, svm_feature_config
-from .corpus import CorpusError, Document, read_brat_dir
-from .svm import WindowSVMTagger
-from .tagger import DeidTagger
+from deid_crf import resources
+from deid_crf.config import (
+    DEFAULT_PRESET,
+    FEATURE_PRESETS,
+    TaggerConfig,
+    data_dir,
+    default_model_dir,
+    svm_feature_config,
+)
+from deid_crf.io.brat import read_splits
+from deid_crf.io.files import CorpusError
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.models.svm import WindowSVMTagger
+from deid_crf.text.document import Document
 
 log = logging.getLogger("deid_crf.train")
 
@@ -40,13 +49,6 @@ def load_config(path: Path | None) -> TaggerConfig:
         return TaggerConfig.from_dict(data)
     except (TypeError, ValueError) as exc:
         raise SystemExit(f"error: {path}: {exc}") from None
-
-
-def read_splits(root: Path, splits: list[str]) -> list[Document]:
-    docs: list[Document] = []
-    for split in splits:
-        docs.extend(read_brat_dir(root / "meddocan" / split))
-    return docs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     log.info("saved tagger to %s", model_dir)
 
     if eval_docs:
-        from .evaluate import format_report, score_documents
+        from deid_crf.scoring.meddocan import format_report, score_documents
 
         started = time.perf_counter()
         predicted = tagger.predict(eval_docs)
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== evaluation on {args.eval} ==")
         print(format_report(scores))
         if args.kind == "svm":
-            from .svm import decoding_report
+            from deid_crf.models.svm import decoding_report
 
             r = decoding_report(tagger, eval_docs)
             print(

@@ -9,8 +9,7 @@ object array of token strings, ``doc`` the document index of each token and
 from __future__ import annotations
 
 import numpy as np
-
-from .encoding import Coded, factorize
+from deid_crf.features.encoding import Coded, factorize
 
 NO_VALUE = "-"
 

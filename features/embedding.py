@@ -1,13 +1,12 @@
 """Word-embedding features: k-means cluster ids of each token type's vector, at several
-granularities (the vectors come from a fastText model in ``deid_crf.embeddings``)."""
+granularities (the vectors come from a fastText model in ``deid_crf.resources.embeddings``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
-
-from .encoding import Coded
+from deid_crf.features.encoding import Coded
 
 
 def nearest_centroid(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:

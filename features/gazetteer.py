@@ -12,22 +12,20 @@ the longest entry starting at each position and picks matches greedily from the 
 ``B I I I`` match, not ``Hospital`` alone. Matches never cross a line or document
 (or, if given, a sentence) boundary.
 
-Loading lists from files lives in :mod:`gazetteers.load`; a configuration binds a
+Loading lists from files lives in :mod:`deid_crf.resources.gazetteer`; a configuration binds a
 loaded gazetteer to :func:`extract`, which has the signature of a context feature
 group plus the gazetteer.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
-from .encoding import Coded
+from deid_crf.features.encoding import Coded
+from deid_crf.gazetteers.spanish import normalize, split_entry
 
 NO_VALUE = "-"
 BIO_VALUES = [NO_VALUE, "B", "I"]
@@ -38,46 +36,6 @@ MAX_COLUMNS = 63
 
 # Plain entries, or entry → frequency band (None: an entry of a banded column without one).
 Entries = Iterable[str] | Mapping[str, str | None]
-
-
-class _StripMarks(dict):
-    """``str.translate`` table: a character → its NFKD form without combining marks,
-    filled on first use of each character."""
-
-    def __missing__(self, code: int) -> str:
-        value = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if not unicodedata.combining(c))
-        self[code] = value
-        return value
-
-
-_STRIP_MARKS = _StripMarks()
-
-
-def normalize(text: str) -> str:
-    """Matching key of a token: NFKD, combining marks dropped, casefolded
-    (``Cuéllar`` → ``cuellar``, ``MUÑOZ`` → ``munoz``). Per character, which equals
-    normalising the whole string because only combining marks are reordered."""
-    if not text.isascii():
-        text = text.translate(_STRIP_MARKS)
-    return text.casefold()
-
-
-# Mirrors the word rules of ``deid_crf.tokenize`` (which ``features`` must not import):
-# letter runs split at lower→upper joins, numbers with inner separators, any other
-# single character.
-_UPPER = "A-ZÁÉÍÓÚÜÑÀÈÌÒÙÇÂÊÎÔÛÄËÏÖ"
-_LETTER = r"[^\W\d_]"
-_LOWER = rf"(?:(?![{_UPPER}]){_LETTER})"
-_ENTRY_TOKEN = re.compile(
-    rf"[{_UPPER}]+(?!{_LETTER})|[{_UPPER}]+(?=[{_UPPER}]{_LOWER})|[{_UPPER}]?{_LOWER}+|{_LETTER}+"
-    r"|\d+(?:[.,/:-]\d+)*|[^\s\ufeff\u200b\u200c\u200d\u2060]"
-)
-
-
-def split_entry(entry: str) -> list[str]:
-    """Tokens of a list entry, cut the way the project tokenizer cuts text
-    (``Alegría-Dulantzi`` → ``Alegría`` ``-`` ``Dulantzi``; ``c /`` and ``C/`` alike)."""
-    return _ENTRY_TOKEN.findall(entry)
 
 
 # Memoised token → id pairs kept per gazetteer before the memo is emptied.
@@ -163,7 +121,7 @@ class Gazetteer:
     ) -> Gazetteer:
         """A new gazetteer with ``lists`` added: a known column gains entries, a new
         name becomes a new column. Used for cross-fitted lists (see
-        :func:`gazetteers.annotations.annotation_lists`); ``self`` is unchanged."""
+        :func:`deid_crf.gazetteers.annotations.annotation_lists`); ``self`` is unchanged."""
         columns = list(self.columns)
         vocab = dict(self.vocab)
         edges = dict(zip(self.edge_keys.tolist(), self.edge_child.tolist(), strict=True))
@@ -317,7 +275,7 @@ def extract(
     band of the matched entry (``-`` outside matches, ``nofreq`` for entries without
     one). Matches stay inside a line of a document; ``boundaries`` (True where a token
     starts a sentence, say) cuts them further. Bind the gazetteer with
-    ``functools.partial`` (or :class:`gazetteers.load.GazetteerFeatures`) to get
+    ``functools.partial`` (or :class:`deid_crf.resources.gazetteer.GazetteerFeatures`) to get
     ``extract(tokens, doc, line)``.
     """
     g = gazetteer

@@ -1,11 +1,10 @@
 """Part-of-speech features from tags predicted for every token (the tagger itself is a
-model and lives in ``deid_crf.pos``)."""
+model and lives in ``deid_crf.resources.pos``)."""
 
 from __future__ import annotations
 
 import numpy as np
-
-from .encoding import Coded, factorize
+from deid_crf.features.encoding import Coded, factorize
 
 
 def pos_columns(

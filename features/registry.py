@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import context, embedding, gazetteer, lexical, pos
+from deid_crf.features import context, embedding, gazetteer, lexical, pos
 
 KINDS = ("type", "type_resource", "context", "resource")
 # Kinds whose columns depend on the token string alone (coded per distinct string).
@@ -31,6 +31,9 @@ class FeatureGroup:
     # items leave its attribute out, so that a token carries only what it has (the
     # weights of an always-present "none" attribute are the bias's job).
     absent: str | None = None
+    # The trained resource whose output the group's extractor reads (kinds
+    # "resource" and "type_resource"); the application computes that output.
+    resource: str | None = None
 
 
 GROUPS: dict[str, FeatureGroup] = {
@@ -50,9 +53,19 @@ GROUPS: dict[str, FeatureGroup] = {
             "field label of the same word elsewhere in the document",
             absent=context.NO_VALUE,
         ),
-        FeatureGroup("pos", "resource", pos.pos_columns, "UPOS, EAGLES-2, UPOS|word and UPOS bigram (POS tagger)"),
         FeatureGroup(
-            "embeddings", "type_resource", embedding.cluster_columns, "fastText k-means cluster ids (64/256/1024)"
+            "pos",
+            "resource",
+            pos.pos_columns,
+            "UPOS, EAGLES-2, UPOS|word and UPOS bigram (POS tagger)",
+            resource="pos_tagger",
+        ),
+        FeatureGroup(
+            "embeddings",
+            "type_resource",
+            embedding.cluster_columns,
+            "fastText k-means cluster ids (64/256/1024)",
+            resource="embeddings",
         ),
         FeatureGroup(
             "gazetteers",
@@ -60,6 +73,7 @@ GROUPS: dict[str, FeatureGroup] = {
             gazetteer.extract,
             "longest-match gazetteer BIO tags and name bands",
             absent=gazetteer.NO_VALUE,
+            resource="gazetteer",
         ),
     )
 }

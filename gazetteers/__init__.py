@@ -2,8 +2,8 @@
 that builds them from declared sources, each list with its origin and license
 (``lists/SOURCES.md``).
 
-- :mod:`gazetteers.build` — ``make gazetteers``: sources → ``lists/*.txt|tsv``;
-- :mod:`gazetteers.load` — lists → a compiled :class:`features.gazetteer.Gazetteer`,
+- :mod:`deid_crf.gazetteers.build` — ``make gazetteers``: sources → ``lists/*.txt|tsv``;
+- :mod:`deid_crf.resources.gazetteer` — lists → a compiled :class:`deid_crf.features.gazetteer.Gazetteer`,
   loaded lazily and cached per process (importing this package reads no file);
-- :mod:`gazetteers.annotations` — cross-fitted lists from training annotations.
+- :mod:`deid_crf.gazetteers.annotations` — cross-fitted lists from training annotations.
 """

@@ -11,7 +11,7 @@ text. The caller therefore builds the lists:
   ``gazetteer.extended(lists)`` (or ``GazetteerFeatures(extra=lists)``);
 - for **dev, test or new text**, from all training documents:
   ``annotation_lists(train_docs, types)``; these lists belong to the trained model
-  and are saved with it (:func:`gazetteers.load.write_list`).
+  and are saved with it (:func:`deid_crf.resources.gazetteer.write_list`).
 
 Lists are never built from dev or test annotations.
 """
@@ -22,8 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
-
-from .entries import clean, informative
+from deid_crf.gazetteers.entries import clean, informative
 
 
 class _Span(Protocol):

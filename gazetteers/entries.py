@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from features.gazetteer import normalize, split_entry
+from deid_crf.gazetteers.spanish import normalize, split_entry
 
 # Spanish function words (normalised). An entry made only of these (``EN`` and ``AL``
 # are INE first names, ``SAN`` and ``LAS`` surnames) would mark ordinary prose.

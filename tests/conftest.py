@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from deid_crf.corpus import Document, Entity
-from deid_crf.tagger import DeidTagger
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.text.document import Document, Entity
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import patient_document
 
-from deid_crf import batch
+from deid_crf.batch import engine as batch
 from deid_crf.tag import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,7 +28,7 @@ MAX_BYTES = "2000"
 # appended (before that document's outputs are written).
 KILLER = """
 import os, signal, sys
-import deid_crf.batch as batch
+import deid_crf.batch.engine as batch
 limit, where, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 count = 0
 def kill_after(function):

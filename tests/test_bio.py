@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_crf import bio
-from deid_crf.corpus import Entity
-from deid_crf.tokenize import tokenize
-from deid_crf.tokens import TokenTable
+from deid_crf.text import bio
+from deid_crf.text.document import Entity
+from deid_crf.text.table import TokenTable
+from deid_crf.text.tokenizer import tokenize
 
 
 def labels(*values: str) -> np.ndarray:

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from deid_crf.batch import RUN_FILE
-from deid_crf.corpus import Document, format_ann
+from deid_crf.batch.engine import RUN_FILE
+from deid_crf.io.brat import format_ann
+from deid_crf.models.crf_tagger import DeidTagger
 from deid_crf.tag import main
-from deid_crf.tagger import DeidTagger
+from deid_crf.text.document import Document
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -274,7 +275,7 @@ def test_name_propagation_without_rules(tmp_path, tiny_model_dir, note_text, run
 
 
 def test_brat_output_of_a_date_across_lines_reads_back(tmp_path, tiny_model_dir, note_text, run_main):
-    from deid_crf.corpus import read_document
+    from deid_crf.io.brat import read_document
 
     text = note_text + "Ingresó el 15 de\nmarzo de 2016 y el año\n2000; Tfno. 967 597\n100.\n"
     note = write(tmp_path / "in" / "nota.txt", text)

@@ -7,17 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from deid_crf.corpus import (
-    CorpusError,
-    Document,
-    Entity,
-    atomic_write_text,
-    format_ann,
-    read_brat_dir,
-    read_document,
-    read_text,
-    write_document,
-)
+from deid_crf.io.brat import format_ann, read_brat_dir, read_document, write_document
+from deid_crf.io.files import CorpusError, atomic_write_text, read_text
+from deid_crf.text.document import Document, Entity
 
 NAME = "Zebulonio"  # fake PHI: must never appear in an error message
 TEXT = (

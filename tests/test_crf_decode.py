@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deid_crf.config import FeatureConfig
-from deid_crf.corpus import Document
-from deid_crf.crf_decode import CRFWeights, viterbi
-from deid_crf.featurize import Featurizer
-from deid_crf.tagger import DeidTagger
-from deid_crf.tokenize import tokenize
+from deid_crf.featurization.featurizer import Featurizer
+from deid_crf.models.crf_decode import CRFWeights, viterbi
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.text.document import Document
+from deid_crf.text.tokenizer import tokenize
 
 TEXTS = [
     "Nombre: Ana.\nApellidos: Rivera Bueno.\nNHC: 368503.\n\nLa Sra. Rivera, de 43 años, acude a urgencias.",
@@ -63,7 +63,7 @@ def test_viterbi_blocks_of_sentences_agree_with_one_block(monkeypatch):
     bounds = np.stack([ends - lengths, ends], axis=1)
     scores, transitions = rng.normal(size=(int(ends[-1]), 5)), rng.normal(size=(5, 5))
     whole = viterbi(scores, transitions, bounds)
-    monkeypatch.setattr("deid_crf.crf_decode.SENTENCE_BLOCK", 7)
+    monkeypatch.setattr("deid_crf.models.crf_decode.SENTENCE_BLOCK", 7)
     assert (viterbi(scores, transitions, bounds) == whole).all()
     assert viterbi(np.zeros((0, 5)), transitions, np.zeros((0, 2), dtype=np.int64)).shape == (0,)
 

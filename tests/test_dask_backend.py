@@ -20,8 +20,8 @@ import pytest
 from conftest import patient_document
 from test_batch import assert_no_phi, patient, tree
 
-from deid_crf import batch
-from deid_crf.batch import BatchRun, DocStatus, KeyFile, Settings, deidentify_partition, discover, plan
+from deid_crf.batch import engine as batch
+from deid_crf.batch.engine import BatchRun, DocStatus, KeyFile, Settings, deidentify_partition, discover, plan
 from deid_crf.tag import main
 
 if importlib.util.find_spec("distributed") is None:
@@ -33,7 +33,7 @@ if importlib.util.find_spec("distributed") is None:
 import cloudpickle
 from distributed import Client, LocalCluster
 
-from deid_crf.dask_backend import partition_size, run_dask
+from deid_crf.batch.dask_backend import partition_size, run_dask
 
 REPO = Path(__file__).resolve().parents[1]
 N_GOOD = 200

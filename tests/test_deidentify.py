@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import deid_crf
-from deid_crf.deidentify import Deidentifier, mask_function, replace_spans
-from deid_crf.spans import MODEL, RULE, PHISpan, combine
+from deid_crf.deid.deidentifier import Deidentifier, mask_function, replace_spans
+from deid_crf.text.spans import MODEL, RULE, PHISpan, combine
 
 TYPES = (
     "NOMBRE_SUJETO_ASISTENCIA",

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from deid_crf.features.embedding import cluster_columns, nearest_centroid
 
+from deid_crf import resources
 from deid_crf.config import FeatureConfig
-from deid_crf.embeddings import CLUSTERS_FILE, VECTORS_FILE, Embeddings, kmeans_centroids
-from deid_crf.featurize import Featurizer
-from deid_crf.tokenize import tokenize
-from features.embedding import cluster_columns, nearest_centroid
+from deid_crf.resources.embeddings import CLUSTERS_FILE, VECTORS_FILE, Embeddings, kmeans_centroids
+from deid_crf.text.tokenizer import tokenize
 
 fasttext = pytest.importorskip("fasttext")
 
@@ -81,7 +81,7 @@ def test_every_token_gets_a_cluster_even_out_of_vocabulary(tiny_embeddings: Path
 
     config = replace(FeatureConfig(), groups=("lower", "embeddings"), window_columns=("w",))
     config = replace(config, embeddings_model=str(tiny_embeddings))
-    cols = Featurizer(config).columns(tokenize(["Ingresa en el Hospital hospitalización zzz."]))
+    cols = resources.featurizer(config).columns(tokenize(["Ingresa en el Hospital hospitalización zzz."]))
     assert {"emb4", "emb8"} <= set(cols.names)
     column = cols.codes[:, cols.names.index("emb8")]
     assert ((column >= 0) & (column < 8)).all()
@@ -95,7 +95,7 @@ def test_missing_embeddings_error(tmp_path: Path):
 def test_svm_appends_unit_fasttext_vectors_as_dense_columns(tiny_embeddings: Path, tiny_corpus, tmp_path: Path):
     from deid_crf.config import svm_feature_config
     from deid_crf.models import load_model
-    from deid_crf.svm import WindowSVMTagger
+    from deid_crf.models.svm import WindowSVMTagger
 
     features = replace(svm_feature_config(), embedding_vectors=True, embeddings_model=str(tiny_embeddings))
     model = WindowSVMTagger(feature_config=features, n_features=2**12).fit(tiny_corpus)

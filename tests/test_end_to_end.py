@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from deid_crf import train
-from deid_crf.corpus import Document, read_brat_dir
-from deid_crf.evaluate import score_documents
-from deid_crf.tagger import DeidTagger
+from deid_crf.io.brat import read_brat_dir
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.scoring.meddocan import score_documents
+from deid_crf.text.document import Document
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +73,7 @@ def test_train_cli(small_splits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_alignment_cli_on_train_and_dev(data_dir: Path):
     result = subprocess.run(
-        [sys.executable, "-m", "deid_crf.alignment", "--data-dir", str(data_dir)],
+        [sys.executable, "-m", "deid_crf.experiments.alignment", "--data-dir", str(data_dir)],
         capture_output=True,
         text=True,
         cwd=REPO,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from deid_crf.corpus import Document, Entity
-from deid_crf.error_analysis import (
+from deid_crf.experiments.error_analysis import (
     BOUNDARY,
     MISSED,
     SPURIOUS,
@@ -18,7 +17,8 @@ from deid_crf.error_analysis import (
     match_by_overlap,
     span_shape,
 )
-from deid_crf.evaluate import score_documents
+from deid_crf.scoring.meddocan import score_documents
+from deid_crf.text.document import Document, Entity
 
 NAME, DATE, HOSP = "NOMBRE_SUJETO_ASISTENCIA", "FECHAS", "HOSPITAL"
 

@@ -12,15 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from deid_crf.corpus import Document, Entity
-from deid_crf.evaluate import (
-    MeddocanScores,
-    Scores,
-    format_report,
-    main,
-    merge_spans,
-    score_documents,
-)
+from deid_crf.scoring.meddocan import MeddocanScores, Scores, format_report, main, merge_spans, score_documents
+from deid_crf.text.document import Document, Entity
 
 REPO = Path(__file__).resolve().parents[1]
 # Filler whose every character is alphanumeric, so no two spans ever merge.
@@ -131,9 +124,9 @@ def test_leak_missing_sentence_count_is_an_error():
 
 
 def test_sentences_counted_by_splitter_when_not_given(monkeypatch):
-    tokenize = pytest.importorskip("deid_crf.tokenize", reason="deid_crf.tokenize not written yet")
+    tokenize = pytest.importorskip("deid_crf.text.tokenizer", reason="deid_crf.text.tokenizer not written yet")
     if not hasattr(tokenize, "count_sentences"):
-        pytest.skip("deid_crf.tokenize.count_sentences not written yet")
+        pytest.skip("deid_crf.text.tokenizer.count_sentences not written yet")
     monkeypatch.setattr(tokenize, "count_sentences", lambda text: 2)
     gold = [doc("a", FILLER, (0, 4, "X")), doc("b", FILLER, (0, 4, "X"))]
     r = score_documents(gold, [doc("a", FILLER), doc("b", FILLER)])
@@ -348,9 +341,9 @@ PHI = ("Rivera", "Bueno", "Madrid", "Paciente")
 
 @pytest.fixture
 def dirs(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
-    tokenize = pytest.importorskip("deid_crf.tokenize", reason="deid_crf.tokenize not written yet")
+    tokenize = pytest.importorskip("deid_crf.text.tokenizer", reason="deid_crf.text.tokenizer not written yet")
     if not hasattr(tokenize, "count_sentences"):
-        pytest.skip("deid_crf.tokenize.count_sentences not written yet")
+        pytest.skip("deid_crf.text.tokenizer.count_sentences not written yet")
     # Fix the sentence count so the test does not depend on the splitter's rules.
     monkeypatch.setattr(tokenize, "count_sentences", lambda text: 2)
     gold, system = tmp_path / "gold", tmp_path / "sys"
@@ -440,7 +433,7 @@ def test_cli_missing_directory_exits_2(tmp_path, capsys):
 def test_cli_module_missing_directory_no_traceback(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.run(
-        [sys.executable, "-m", "deid_crf.evaluate", str(tmp_path / "nope"), str(tmp_path)],
+        [sys.executable, "-m", "deid_crf.scoring.meddocan", str(tmp_path / "nope"), str(tmp_path)],
         check=False,
         capture_output=True,
         text=True,

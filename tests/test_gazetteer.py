@@ -1,4 +1,4 @@
-"""Gazetteer matching (``features.gazetteer``), list building, loading and the
+"""Gazetteer matching (``deid_crf.features.gazetteer``), list building, loading and the
 cross-fitted annotation lists (``gazetteers``). Every list here is a tiny fixture."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from deid_crf.features.gazetteer import Gazetteer, extract, normalize, split_entry
+from deid_crf.gazetteers import build as gbuild
+from deid_crf.gazetteers.annotations import annotation_lists, cross_fitted_lists
 
-from deid_crf.corpus import Document, Entity
-from deid_crf.tokenize import tokenize
-from features.gazetteer import Gazetteer, extract, normalize, split_entry
-from gazetteers import build as gbuild
-from gazetteers.annotations import annotation_lists, cross_fitted_lists
-from gazetteers.load import GazetteerFeatures, build_gazetteer, clear_cache, get_gazetteer, read_list
+from deid_crf.resources.gazetteer import GazetteerFeatures, build_gazetteer, clear_cache, get_gazetteer, read_list
+from deid_crf.text.document import Document, Entity
+from deid_crf.text.tokenizer import tokenize
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -280,9 +280,10 @@ def test_importing_loads_no_list():
 import sys
 opened = []
 sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" else None)
-import features.gazetteer, gazetteers, gazetteers.load, gazetteers.build, gazetteers.annotations
-assert gazetteers.load._cached.cache_info().currsize == 0
-print([p for p in opened if "lists" in p or p.endswith((".txt", ".tsv", ".json"))])
+import deid_crf.features.gazetteer, deid_crf.gazetteers, deid_crf.resources.gazetteer
+import deid_crf.gazetteers.build, deid_crf.gazetteers.annotations
+assert deid_crf.resources.gazetteer._cached.cache_info().currsize == 0
+print([p for p in opened if "lists" in p or (p.endswith((".txt", ".tsv", ".json")) and "-packages" not in p)])
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert result.stdout.strip() == "[]"

@@ -14,15 +14,16 @@ from conftest import FAKE_PHI, PATIENTS, UNSEEN, patient_document
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold
 
-from deid_crf import grid as grid_module
 from deid_crf.config import FeatureConfig
-from deid_crf.corpus import Document, write_brat_dir
-from deid_crf.evaluate import score_documents
-from deid_crf.grid import SCORE_COLUMNS, ResultsTable, meddocan_f1_scorer, meddocan_scorer, run_grid
-from deid_crf.grid import main as grid_main
-from deid_crf.grid_config import GridConfigError, load_grid
-from deid_crf.svm import WindowSVMTagger
-from deid_crf.tagger import DeidTagger
+from deid_crf.experiments import grid as grid_module
+from deid_crf.experiments.grid import SCORE_COLUMNS, ResultsTable, meddocan_f1_scorer, meddocan_scorer, run_grid
+from deid_crf.experiments.grid import main as grid_main
+from deid_crf.experiments.grid_config import GridConfigError, load_grid
+from deid_crf.io.brat import write_brat_dir
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.models.svm import WindowSVMTagger
+from deid_crf.scoring.meddocan import score_documents
+from deid_crf.text.document import Document
 
 REPO = Path(__file__).resolve().parents[1]
 # More invented patients, so that train and dev differ.
@@ -216,7 +217,7 @@ def test_results_table_has_one_row_per_point_with_params_and_scores(sequential_r
 
 
 def test_grid_scores_equal_a_direct_fit(sequential_rows: list[dict[str, str]], data_root: Path):
-    from deid_crf.corpus import read_brat_dir
+    from deid_crf.io.brat import read_brat_dir
 
     train = read_brat_dir(data_root / "meddocan" / "train")
     dev = read_brat_dir(data_root / "meddocan" / "dev")
@@ -451,7 +452,7 @@ def test_results_table_refuses_other_csv(tmp_path: Path):
 def test_grid_on_a_dask_cluster_matches_the_sequential_run(
     data_root: Path, sequential_rows: list[dict[str, str]], tmp_path: Path, capsys
 ):
-    """`python -m deid_crf.grid --backend dask --scheduler …` on a real 2-worker
+    """`python -m deid_crf.experiments.grid --backend dask --scheduler …` on a real 2-worker
     LocalCluster gives the same rows as the one-point-at-a-time run."""
     pytest.importorskip("distributed", reason="dask[distributed] is not installed (pip install 'deid-crf[dask]')")
     from distributed import Client, LocalCluster, get_task_stream

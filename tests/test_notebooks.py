@@ -9,8 +9,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from deid_crf.corpus import read_brat_dir
-from deid_crf.notebooks import INJECTED_TAG, PARAMETERS_TAG, declared_parameters, execute, inject_parameters, main
+from deid_crf.experiments.notebooks import (
+    INJECTED_TAG,
+    PARAMETERS_TAG,
+    declared_parameters,
+    execute,
+    inject_parameters,
+    main,
+)
+from deid_crf.io.brat import read_brat_dir
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from deid_crf.config import FeatureConfig
-from deid_crf.pos import PosTagger, accuracy, table_from_sentences
-from deid_crf.pos_data import TaggedSentence, eagles2, eagles_to_upos, read_conllu, read_spaccc
-from deid_crf.tagger import DeidTagger
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.resources.pos import PosTagger, accuracy, table_from_sentences
+from deid_crf.resources.pos_data import TaggedSentence, eagles2, eagles_to_upos, read_conllu, read_spaccc
 
 
 def test_eagles_mapping():

@@ -20,11 +20,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from deid_crf import pos_stanza, resources
+from deid_crf import resources
 from deid_crf.config import FeatureConfig
-from deid_crf.pos import table_from_sentences
-from deid_crf.pos_stanza import StanzaPOSTagger, StanzaUnavailableError, eagles2_of
-from deid_crf.tagger import DeidTagger
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.resources import pos_stanza
+from deid_crf.resources.pos import table_from_sentences
+from deid_crf.resources.pos_stanza import StanzaPOSTagger, StanzaUnavailableError, eagles2_of
 
 HAS_STANZA = importlib.util.find_spec("stanza") is not None
 needs_stanza = pytest.mark.skipif(not HAS_STANZA, reason="stanza is not installed (optional extra deid-crf[stanza])")
@@ -47,7 +48,7 @@ def test_missing_stanza_tells_how_to_install(without_stanza: None):
 
 def test_importing_the_package_does_not_import_stanza():
     code = (
-        "import sys, deid_crf.pos_stanza, deid_crf.resources, deid_crf.tagger;"
+        "import sys, deid_crf.resources.pos_stanza, deid_crf.resources, deid_crf.models.crf_tagger;"
         "print(sorted({'stanza', 'torch'} & set(sys.modules)))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from deid_crf import rules
-from deid_crf.corpus import Document, Entity, format_ann, parse_ann
-from deid_crf.rules import (
+from deid_crf.deid import rules
+from deid_crf.deid.rules import (
     RECOGNIZERS,
     Recognizer,
     RuleLayer,
     dni_letter,
-    evaluate,
     find_collegiate,
     find_dates,
     find_dni,
@@ -26,7 +24,10 @@ from deid_crf.rules import (
     propagate_names,
     rule_layer,
 )
-from deid_crf.spans import MODEL, PHISpan
+from deid_crf.experiments.rules_table import evaluate
+from deid_crf.io.brat import format_ann, parse_ann
+from deid_crf.text.document import Document, Entity
+from deid_crf.text.spans import MODEL, PHISpan
 
 PHONE = "NUMERO_TELEFONO"
 

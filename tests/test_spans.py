@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_crf.spans import BOTH, MODEL, OFF, PRIORITIES, RULE, PHISpan, combine, non_overlapping
+from deid_crf.text.spans import BOTH, MODEL, OFF, PRIORITIES, RULE, PHISpan, combine, non_overlapping
 
 TEXT = "Nombre: Ernesto Rivera. Tfno. 916 49 43 00, CP E-28046 Madrid; NHC 1234567 y 7654321.\n" * 2
 TYPES = ("A", "B", "C")

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_crf.rules import dni_letter, find_dni, nass_is_valid
-from deid_crf.surrogates import (
+from deid_crf.deid.rules import dni_letter, find_dni, nass_is_valid
+from deid_crf.deid.surrogates import (
     MONTHS,
     DocumentSurrogates,
     cap_age,

@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from deid_crf.corpus import Document, Entity
-from deid_crf.featurize import Featurizer
+from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.models import load_model
-from deid_crf.svm import WindowSVMTagger
+from deid_crf.models.crf_tagger import DeidTagger, ModelNotFoundError
+from deid_crf.models.svm import WindowSVMTagger
 from deid_crf.tag import main as tag_main
-from deid_crf.tagger import DeidTagger, ModelNotFoundError
-from deid_crf.tokenize import tokenize
+from deid_crf.text.document import Document, Entity
+from deid_crf.text.tokenizer import tokenize
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_bad_classifier_or_decoder_is_refused_before_featurizing(tiny_corpus: li
 
 
 def test_decoding_report_counts(svm: WindowSVMTagger, tiny_corpus: list[Document]):
-    from deid_crf.svm import decoding_report
+    from deid_crf.models.svm import decoding_report
 
     report = decoding_report(svm, tiny_corpus)
     gold = sum(len(d.entities) for d in tiny_corpus)

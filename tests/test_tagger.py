@@ -10,9 +10,9 @@ import pytest
 from sklearn.base import clone
 
 from deid_crf.config import CRFConfig
-from deid_crf.corpus import Document, Entity
-from deid_crf.crf import CRFModel
-from deid_crf.tagger import CONFIG_FILE, DeidTagger, ModelNotFoundError
+from deid_crf.models.crf import CRFModel
+from deid_crf.models.crf_tagger import CONFIG_FILE, DeidTagger, ModelNotFoundError
+from deid_crf.text.document import Document, Entity
 
 
 def test_tags_an_unseen_document(tiny_tagger: DeidTagger, unseen_document: Document):

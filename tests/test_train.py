@@ -10,8 +10,9 @@ import pytest
 
 from deid_crf import train
 from deid_crf.config import TaggerConfig
-from deid_crf.corpus import Document, write_brat_dir
-from deid_crf.tagger import DeidTagger
+from deid_crf.io.brat import write_brat_dir
+from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.text.document import Document
 
 
 @pytest.fixture
@@ -74,8 +75,9 @@ def test_load_config(tmp_path: Path):
 
 
 def test_feature_presets_name_registered_groups_and_override_the_config(data_root: Path, tmp_path: Path, capsys):
+    from deid_crf.features.registry import GROUPS
+
     from deid_crf.config import FEATURE_PRESETS, FeatureConfig, full_feature_config
-    from features.registry import GROUPS
 
     full = full_feature_config()
     assert set(full.groups) <= set(GROUPS) and set(FeatureConfig().groups) < set(full.groups)

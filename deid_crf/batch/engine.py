@@ -1,0 +1,862 @@
+"""Batch processing: many inputs in, an output tree mirroring them out, resumable.
+
+* Inputs are files, directories (searched recursively for ``pattern``, ``*.txt`` by
+  default; hidden files and folders are skipped), glob patterns (``notes/**/*.txt``)
+  or ``-`` for standard input.
+* Documents are processed in chunks by joblib workers; each worker loads the model
+  once and keeps it for every chunk it gets (:func:`cached_model`).
+* Each output is written atomically (temporary file + rename) by the main process
+  (by the workers in a distributed run), after the document's key record, if any, has
+  been appended to the key file (:func:`write_outcome`). A document whose outputs all
+  exist and are not older than its input is skipped
+  (``overwrite`` forces it), so a run killed at any moment resumes where it stopped
+  and, with a seed, ends with exactly the outputs of an uninterrupted run; temporary
+  files a kill left behind are removed when the run resumes.
+* The output directory records what its outputs depend on (format, model, rules,
+  masks, kept types, seed) in :data:`RUN_FILE`; a run with other settings into it is
+  refused (:class:`SettingsMismatch`) unless it overwrites every output. With a key
+  file, a document also needs its key record to count as done.
+* A bad input (unreadable, binary, not in the encoding, over ``max_bytes``) is
+  reported with its path and reason and the batch goes on; an empty input gives
+  empty outputs and a warning.
+
+:class:`BatchRun` is what every backend shares in the process that starts a run
+(settings check, resume, key file, counting and logging); a distributed backend
+(:mod:`deid_crf.batch.dask`, or a PySpark ``mapPartitions``) runs
+:func:`deidentify_partition` on its workers, which write the outputs and key records
+themselves and return only :class:`DocStatus` records.
+
+Nothing logged or raised here holds document text: only paths, document ids,
+offsets, types and counts.
+"""
+
+from __future__ import annotations
+
+import codecs
+import glob
+import hashlib
+import json
+import logging
+import math
+import os
+import socket
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from deid_crf.batch.formats import SUFFIXES, mode_of, render
+from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
+from deid_crf.deid.rules import rule_layer
+from deid_crf.io.files import CorpusError, atomic_write_text, decode_text, read_text
+from deid_crf.models import Tagger, load_model
+from deid_crf.parallel import effective_jobs
+
+log = logging.getLogger("deid_crf")
+
+STDIN = "-"
+STDOUT = "-"
+DEFAULT_PATTERN = "*.txt"
+# Clinical notes are kilobytes; a file over 10 MiB is almost surely not one, and
+# tagging it would hold a worker for minutes.
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+
+OK, FAILED, EMPTY, SKIPPED = "ok", "failed", "empty", "skipped"
+# The settings of the run that wrote an output directory (hidden: never an input).
+RUN_FILE = ".deid-crf-run.json"
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One input document: where it is read, its id and where its outputs go
+    (``("-",)`` for standard output)."""
+
+    source: str
+    doc_id: str
+    outputs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a worker needs to rebuild the de-identifier (picklable)."""
+
+    model_dir: str
+    fmt: str
+    rules: str = "default"
+    propagate: bool = True
+    mask: str = "[{type}]"
+    mask_char: str | None = None
+    seed: int = 0
+    keep: tuple[str, ...] = ("SEXO_SUJETO_ASISTENCIA",)
+    encoding: str = "utf-8"
+    max_bytes: int = DEFAULT_MAX_BYTES
+    # The model_digest() of model_dir where the run started (filled in by BatchRun):
+    # the key of the per-process model cache, and what every worker checks its copy against.
+    model_sha256: str = ""
+
+
+@dataclass
+class Outcome:
+    """What happened to one document; ``files`` maps output paths to contents."""
+
+    doc_id: str
+    source: str
+    status: str
+    reason: str = ""
+    files: dict[str, str] = field(default_factory=dict, repr=False)
+    key: dict[str, Any] | None = field(default=None, repr=False)
+    counts: dict[str, int] = field(default_factory=dict)
+    n_chars: int = 0
+    process: str = ""  # host:pid of the process that de-identified the document
+    model_loads: int = 0  # models that process had loaded so far
+
+
+@dataclass
+class DocStatus:
+    """What became of one document, as a worker reports it: never any text, only its
+    path and id, status and reason, span counts by type and length, and which process
+    did it (``host:pid``) with how many models that process had loaded."""
+
+    doc_id: str
+    source: str
+    status: str
+    reason: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+    n_chars: int = 0
+    process: str = ""
+    model_loads: int = 0
+
+
+@dataclass
+class Summary:
+    counts: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    # The most models each process that de-identified documents had loaded: 1 when
+    # every worker kept its model from its first document to its last.
+    model_loads: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> int:
+        return self.counts[FAILED]
+
+
+# ----------------------------------------------------------------------------- inputs
+
+
+def _hidden(relative: Path) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    try:
+        path.resolve().relative_to(directory.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def discover(
+    inputs: Sequence[str], pattern: str = DEFAULT_PATTERN, output_dir: Path | None = None
+) -> tuple[list[tuple[str, Path]], list[str]]:
+    """``(source, relative path)`` of every input document, and problems found.
+
+    A directory contributes its files matching ``pattern`` at any depth (relative to
+    it), except hidden ones and, when the output directory lies inside it, the
+    outputs; a glob contributes its matches relative to its fixed leading folder; a
+    file is relative to its own folder.
+    """
+    found: list[tuple[str, Path]] = []
+    problems: list[str] = []
+    for item in inputs:
+        if item == STDIN:
+            found.append((STDIN, Path("stdin.txt")))
+            continue
+        path = Path(item)
+        if path.is_dir():
+            skip_outputs = output_dir is not None and _inside(output_dir, path) and not _inside(path, output_dir)
+            matches = []
+            for p in sorted(path.rglob(pattern)):
+                relative = p.relative_to(path)
+                if p.is_file() and not _hidden(relative) and not (skip_outputs and _inside(p, output_dir)):
+                    matches.append((str(p), relative))
+            if not matches:
+                problems.append(f"{path}: directory has no {pattern} files")
+            found.extend(matches)
+        elif path.exists():
+            found.append((str(path), Path(path.name)))
+        elif glob.has_magic(item):
+            parts = Path(item).parts
+            fixed = next((i for i, part in enumerate(parts) if glob.has_magic(part)), len(parts))
+            root = Path(*parts[:fixed]) if fixed else Path(".")
+            matches = [Path(p) for p in sorted(glob.glob(item, recursive=True)) if Path(p).is_file()]
+            if not matches:
+                problems.append(f"{item}: no file matches")
+            found.extend((str(p), p.relative_to(root)) for p in matches)
+        else:
+            problems.append(f"{path}: no such file or directory")
+    return found, problems
+
+
+def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -> tuple[list[WorkItem], list[str]]:
+    """Work items with their output paths (mirroring the input tree under
+    ``output_dir``; standard output without it), and the inputs refused."""
+    items: list[WorkItem] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for source, relative in found:
+        doc_id = relative.with_suffix("").as_posix()
+        if doc_id in seen:
+            problems.append(f"{source}: another input has the same name {doc_id!r}; skipped")
+            continue
+        seen.add(doc_id)
+        if output_dir is None:
+            items.append(WorkItem(source, doc_id, (STDOUT,)))
+            continue
+        target = output_dir / relative.with_suffix(SUFFIXES[fmt])
+        outputs = [target]
+        if fmt == "brat":
+            # The text beside the .ann makes the output a BRAT collection.
+            outputs.append(output_dir / relative.with_suffix(".txt"))
+        if source != STDIN:
+            clash = [o for o in outputs if o.exists() and o.samefile(source)]
+            if target in clash:
+                problems.append(f"{source}: the output would overwrite the input; choose another output directory")
+                continue
+            # BRAT into the input's own folder: the input is already the .txt beside the .ann.
+            outputs = [o for o in outputs if o not in clash]
+        items.append(WorkItem(source, doc_id, tuple(str(o) for o in outputs)))
+    return items, problems
+
+
+def remove_stale_temporaries(item: WorkItem) -> None:
+    """Delete temporary files that a run killed while writing ``item``'s outputs left."""
+    for output in item.outputs:
+        if output != STDOUT:
+            path = Path(output)
+            for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+                stale.unlink(missing_ok=True)
+
+
+def is_done(item: WorkItem, since_ns: int = 0, key_ids: set[str] | None = None) -> bool:
+    """Every output exists and is older neither than the input nor than ``since_ns``
+    (see :func:`record_run`), and, with ``key_ids``, the document has a key record."""
+    if item.source == STDIN or STDOUT in item.outputs:
+        return False
+    if key_ids is not None and item.doc_id not in key_ids:
+        return False
+    try:
+        oldest_allowed = max(os.stat(item.source).st_mtime_ns, since_ns)
+        return all(os.stat(o).st_mtime_ns >= oldest_allowed for o in item.outputs)
+    except OSError:
+        return False
+
+
+# ----------------------------------------------------------------------------- run settings
+
+
+class SettingsMismatch(Exception):
+    """The output directory holds outputs of a run with other (or unknown) settings."""
+
+
+def model_digest(model_dir: str | os.PathLike) -> str:
+    """SHA-256 of a saved model directory: every file's relative name, size and bytes."""
+    root = Path(model_dir)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and not _hidden(p.relative_to(root))):
+        digest.update(f"{path.relative_to(root).as_posix()}\0{path.stat().st_size}\0".encode())
+        with open(path, "rb") as f:
+            for block in iter(lambda f=f: f.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def run_fingerprint(settings: Settings, seeded: bool = True) -> dict[str, Any]:
+    """What the outputs of a run depend on, as recorded in :data:`RUN_FILE`: the
+    format, the model's digest, the rule layer, the input encoding and, where the
+    format uses them, the masks, the kept types and the seed (as a hash, so that the
+    file does not show it). ``seeded`` is False when the seed was drawn at random for
+    this run: each document's surrogates come from one seed anyway, so a run without
+    a seed may resume another without one."""
+    mode = mode_of(settings.fmt)
+    seed = hashlib.sha256(f"deid-crf seed\0{settings.seed}".encode()).hexdigest() if seeded else None
+    return {
+        "format": settings.fmt,
+        "model_sha256": settings.model_sha256 or model_digest(settings.model_dir),
+        "rules": settings.rules,
+        "propagate": settings.propagate,
+        "encoding": codecs.lookup(settings.encoding).name,
+        "mask": settings.mask if mode != ANNOTATE else None,
+        "mask_char": settings.mask_char if mode != ANNOTATE else None,
+        "keep": sorted(settings.keep) if mode == SURROGATE else None,
+        "seed_sha256": seed if mode == SURROGATE else None,
+    }
+
+
+def _recorded_run(output_dir: Path) -> dict[str, Any] | None:
+    """What :data:`RUN_FILE` holds (``settings`` and ``since_ns``); None without
+    one, {} when it cannot be read."""
+    try:
+        recorded = json.loads((output_dir / RUN_FILE).read_text(encoding="utf-8"))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("settings"), dict):
+        return {}
+    return recorded
+
+
+def _existing_outputs(items: Sequence[WorkItem]) -> Iterator[os.stat_result]:
+    for item in items:
+        for output in item.outputs:
+            if output != STDOUT:
+                try:
+                    yield os.stat(output)
+                except OSError:
+                    continue
+
+
+def check_output_dir(
+    output_dir: Path, fingerprint: dict[str, Any], items: Sequence[WorkItem], overwrite: bool = False
+) -> None:
+    """Raise :class:`SettingsMismatch` when ``output_dir`` holds outputs of a run
+    with other settings than ``fingerprint``, or outputs of ``items`` with no record
+    of their settings, unless this run overwrites them."""
+    if overwrite:
+        return
+    recorded = _recorded_run(output_dir)
+    advice = "pass --overwrite to redo every document with these settings, or choose another output directory"
+    if recorded is None:
+        if next(_existing_outputs(items), None) is not None:
+            raise SettingsMismatch(f"{output_dir} holds outputs whose settings are unknown (no {RUN_FILE}); {advice}")
+        return
+    if not recorded:
+        raise SettingsMismatch(f"{output_dir / RUN_FILE} cannot be read; {advice}")
+    settings = recorded["settings"]
+    if settings != fingerprint:
+        differ = sorted(k for k in settings.keys() | fingerprint.keys() if settings.get(k) != fingerprint.get(k))
+        raise SettingsMismatch(
+            f"{output_dir} holds outputs of a run with other settings ({', '.join(differ)}); {advice}"
+        )
+
+
+def record_run(
+    output_dir: Path, fingerprint: dict[str, Any], items: Sequence[WorkItem], overwrite: bool = False
+) -> int:
+    """Record ``fingerprint`` in ``output_dir``/:data:`RUN_FILE` (atomically), and
+    return the time (``since_ns``) before which an output is not this run's: 0 for a
+    new directory; with ``overwrite``, or when the settings change, just after the
+    newest output of ``items`` already there, so that a killed run resumed without
+    ``overwrite`` still redoes them. A directory whose record matches keeps it."""
+    recorded = _recorded_run(output_dir)
+    if not overwrite and recorded and recorded["settings"] == fingerprint:
+        return int(recorded.get("since_ns", 0))
+    since_ns = 1 + max((stat.st_mtime_ns for stat in _existing_outputs(items)), default=-1)
+    try:
+        atomic_write_text(
+            output_dir / RUN_FILE, json.dumps({"settings": fingerprint, "since_ns": since_ns}, indent=2) + "\n"
+        )
+    except OSError:
+        pass  # every output of this run will fail to be written in the same folder, and say so
+    return since_ns
+
+
+# ----------------------------------------------------------------------------- workers
+
+
+class ModelMismatch(Exception):
+    """The model directory, as this process sees it, is not the one the run started with."""
+
+
+_MODELS: dict[tuple[str, str], Tagger] = {}
+_DEIDENTIFIERS: dict[Settings, Deidentifier] = {}
+_model_loads = 0
+_CACHE_LOCK = threading.Lock()
+# One chunk at a time per process: the de-identifier (its Faker, reseeded per
+# document) is shared by the threads of a multi-threaded worker.
+_TAGGING_LOCK = threading.Lock()
+
+
+def process_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def model_loads() -> int:
+    """How many models this process has loaded (:func:`cached_model`)."""
+    return _model_loads
+
+
+def cached_model(model_dir: str, digest: str = "") -> Tagger:
+    """The tagger saved in ``model_dir``, loaded once per process and kept for as long
+    as runs ask for the same directory and ``digest``. With a ``digest`` (the
+    :func:`model_digest` of the process that started the run), a process that sees
+    other files in ``model_dir`` refuses them (:class:`ModelMismatch`): every worker
+    of a cluster must tag with the model the run was started with."""
+    global _model_loads
+    key = (os.path.abspath(model_dir), digest)
+    with _CACHE_LOCK:
+        if key not in _MODELS:
+            if digest and model_digest(model_dir) != digest:
+                raise ModelMismatch(
+                    f"{model_dir} on {socket.gethostname()} is missing or differs from the model the run started with"
+                )
+            _MODELS.clear()
+            _MODELS[key] = load_model(model_dir, n_jobs=1)
+            _model_loads += 1
+        return _MODELS[key]
+
+
+def deidentifier(settings: Settings) -> Deidentifier:
+    """The de-identifier of ``settings``, its model loaded once per process."""
+    tagger = cached_model(settings.model_dir, settings.model_sha256)
+    with _CACHE_LOCK:
+        deid = _DEIDENTIFIERS.get(settings)
+        if deid is None or deid.tagger is not tagger:
+            _DEIDENTIFIERS.clear()
+            deid = _DEIDENTIFIERS[settings] = Deidentifier(
+                tagger,
+                rules=rule_layer(settings.rules, settings.propagate),
+                mask=settings.mask,
+                mask_char=settings.mask_char,
+                seed=settings.seed,
+                keep=settings.keep,
+            )
+        return deid
+
+
+def read_item(item: WorkItem, settings: Settings, stdin_data: bytes | None = None) -> str:
+    """The text of an input; :class:`CorpusError` (path and reason, no content) if
+    it cannot be used."""
+    if item.source == STDIN:
+        data = stdin_data if stdin_data is not None else sys.stdin.buffer.read()
+        if len(data) > settings.max_bytes:
+            raise CorpusError(f"<stdin>: {len(data)} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
+        return decode_text(data, "<stdin>", settings.encoding)
+    try:
+        size = os.stat(item.source).st_size
+    except OSError as exc:
+        raise CorpusError(f"{item.source}: cannot read file ({exc.strerror or type(exc).__name__})") from None
+    if size > settings.max_bytes:
+        raise CorpusError(f"{item.source}: file is {size} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
+    return read_text(item.source, settings.encoding)
+
+
+def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, text: str) -> Outcome:
+    rendered = render(result, settings.fmt, deid.tagger.tokenizer())
+    files = {}
+    for path in item.outputs:
+        # A BRAT collection gets the original text beside its .ann.
+        files[path] = text if settings.fmt == "brat" and path.endswith(".txt") else rendered
+    counts = Counter(s.type for s in result.spans)
+    key = result.key_record() if mode_of(settings.fmt) != "annotate" else None
+    return Outcome(item.doc_id, item.source, OK if text else EMPTY, "", files, key, dict(counts), len(text))
+
+
+def process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: bytes | None = None) -> list[Outcome]:
+    """Read, tag, de-identify and render a chunk of documents (in a worker).
+
+    Never raises for a document: problems become failed outcomes whose reason holds
+    no document text (an unexpected error is named by its exception type only).
+    """
+    with _TAGGING_LOCK:
+        outcomes = _process_chunk(settings, items, stdin_data)
+    process, loads = process_name(), model_loads()
+    for outcome in outcomes:
+        outcome.process, outcome.model_loads = process, loads
+    return outcomes
+
+
+def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: bytes | None) -> list[Outcome]:
+    outcomes: dict[int, Outcome] = {}
+    texts: dict[int, str] = {}
+    for i, item in enumerate(items):
+        try:
+            texts[i] = read_item(item, settings, stdin_data)
+        except CorpusError as exc:
+            outcomes[i] = Outcome(item.doc_id, item.source, FAILED, str(exc))
+    try:
+        deid = deidentifier(settings)
+    except Exception as exc:  # reported per document, without its message
+        detail = str(exc) if isinstance(exc, ModelMismatch) else type(exc).__name__
+        for i, item in enumerate(items):
+            reason = f"{item.source}: cannot load model ({detail})"
+            outcomes.setdefault(i, Outcome(item.doc_id, item.source, FAILED, reason))
+        return [outcomes[i] for i in range(len(items))]
+    order = sorted(texts)
+    mode = mode_of(settings.fmt)
+    try:
+        results = deid.deidentify_many([texts[i] for i in order], mode, [items[i].doc_id for i in order])
+        for i, result in zip(order, results, strict=True):
+            outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+    except Exception:
+        for i in order:  # find the culprit(s): one document at a time
+            try:
+                result = deid.deidentify(texts[i], mode, items[i].doc_id)
+                outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+            except Exception as exc:
+                reason = f"{items[i].source}: internal error ({type(exc).__name__}) while de-identifying"
+                outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
+    return [outcomes[i] for i in range(len(items))]
+
+
+# ----------------------------------------------------------------------------- key file
+
+
+class KeyFile:
+    """The original → replacement records, one JSON line per document, in a file only
+    its owner can read or write (mode 0600). Records are appended as documents are
+    done; :meth:`compact` keeps the last record of each document (a run resumed
+    after a kill may have appended one twice) and drops a line cut by the kill.
+
+    The workers of a distributed run append to shards of their own in
+    :meth:`shard_dir` (one file per partition, mode 0600, in a folder mode 0700),
+    which :meth:`absorb_shards` moves into the key file."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for stale in self.path.parent.glob(f".{glob.escape(self.path.name)}.*.tmp"):
+            stale.unlink(missing_ok=True)  # left by a compaction that was killed
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(fd, 0o600)
+        self._file = os.fdopen(fd, "a", encoding="utf-8", newline="\n")
+        # A line left unfinished by a killed run must not swallow the next record.
+        if self.path.stat().st_size and not self.path.read_bytes().endswith(b"\n"):
+            self._file.write("\n")
+
+    def append(self, record: dict[str, Any]) -> None:
+        self._file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+    @staticmethod
+    def doc_ids(path: str | os.PathLike) -> set[str]:
+        """The documents that have a record in the key file at ``path`` (none if it
+        does not exist yet)."""
+        try:
+            return {record["doc_id"] for record in _key_records(path)}
+        except FileNotFoundError:
+            return set()
+
+    def compact(self) -> int:
+        """Rewrite the file atomically with one record per document, sorted by id;
+        returns the number of documents."""
+        records = {r["doc_id"]: json.dumps(r, ensure_ascii=False, sort_keys=True) for r in _key_records(self.path)}
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.writelines(records[k] + "\n" for k in sorted(records))
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return len(records)
+
+    @staticmethod
+    def shard_dir(path: str | os.PathLike) -> Path:
+        """The folder beside the key file at ``path`` where workers write their shards."""
+        path = Path(path)
+        return path.parent / f".{path.name}.parts"
+
+    def absorb_shards(self) -> int:
+        """Append every shard's records to this file (a line cut by a kill is dropped),
+        then delete the shards and their folder; returns the number of records."""
+        folder = self.shard_dir(self.path)
+        moved = 0
+        for shard in sorted(folder.glob("*.jsonl")):
+            lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in _key_records(shard)]
+            self._file.writelines(lines)
+            self._file.flush()
+            os.fsync(self._file.fileno())  # in the key file before the shard goes
+            shard.unlink()
+            moved += len(lines)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+        return moved
+
+
+def _key_records(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """The records of a key file or shard, skipping lines that are not a record with a
+    document id (a line cut short when a run was killed)."""
+    records = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
+                records.append(record)
+    return records
+
+
+# ----------------------------------------------------------------------------- the run
+
+# Documents a worker reads, tags and renders at a time: few enough to lose little
+# when killed and to hold little text in memory.
+MAX_CHUNK = 16
+
+
+def _chunks(items: Sequence[WorkItem], jobs: int) -> list[Sequence[WorkItem]]:
+    """Chunks small enough to keep every worker busy and lose little when killed."""
+    size = max(1, min(MAX_CHUNK, math.ceil(len(items) / (jobs * 4))))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _results(settings: Settings, items: Sequence[WorkItem], jobs: int, stdin_data: bytes | None) -> Iterator[Outcome]:
+    chunks = _chunks(items, jobs)
+    if jobs == 1 or len(chunks) == 1:
+        for chunk in chunks:
+            yield from process_chunk(settings, chunk, stdin_data)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator")
+    for outcomes in parallel(delayed(process_chunk)(settings, chunk) for chunk in chunks):
+        yield from outcomes
+
+
+def write_outcome(outcome: Outcome, keys: KeyFile | None) -> DocStatus:
+    """Append the document's key record to ``keys``, then write its outputs atomically
+    (standard output for ``-``), where this runs: the main process of a local run, a
+    worker of a distributed one. A write error makes the document failed."""
+    status, reason = outcome.status, outcome.reason
+    if status != FAILED:
+        try:
+            if keys is not None and outcome.key is not None:
+                keys.append(outcome.key)
+            for path, content in outcome.files.items():
+                if path == STDOUT:
+                    sys.stdout.write(content)
+                    sys.stdout.flush()
+                else:
+                    atomic_write_text(path, content)
+        except OSError as exc:
+            status = FAILED
+            reason = f"{outcome.source}: cannot write output ({exc.strerror or type(exc).__name__})"
+            if exc.filename is not None:
+                reason = (
+                    f"{exc.filename}: cannot write output for {outcome.source} ({exc.strerror or type(exc).__name__})"
+                )
+    return DocStatus(
+        outcome.doc_id,
+        outcome.source,
+        status,
+        reason,
+        outcome.counts,
+        outcome.n_chars,
+        outcome.process,
+        outcome.model_loads,
+    )
+
+
+def deidentify_partition(
+    items: Iterable[WorkItem],
+    settings: Settings,
+    key_dir: str | None = None,
+    shared_dirs: Sequence[str] = (),
+) -> list[DocStatus]:
+    """De-identify a partition of documents on a worker of a distributed run and write
+    their outputs there, as the local backend would; return only their statuses.
+
+    The per-partition function of the Dask backend, and what a PySpark
+    ``rdd.mapPartitions(functools.partial(deidentify_partition, settings=...))``
+    calls: ``settings`` names the model by its path (each worker process loads it
+    once, :func:`cached_model`); with ``key_dir`` (:attr:`BatchRun.key_dir`), key
+    records go to a new shard there before each document's outputs are written.
+    ``shared_dirs`` are folders the starting process made, which the worker must see
+    too (outputs and key folder on a shared filesystem). Never raises: a document
+    that cannot be done is a failed status whose reason holds no text.
+    """
+    items = list(items)
+    missing = [folder for folder in shared_dirs if not os.path.isdir(folder)]
+    if missing:
+        reason = (
+            f"{missing[0]} does not exist on worker {socket.gethostname()}: outputs and the key file "
+            "must be on a filesystem that every worker shares"
+        )
+        return [_failed(item, reason) for item in items]
+    statuses: list[DocStatus] = []
+    keys: KeyFile | None = None
+    try:
+        for start in range(0, len(items), MAX_CHUNK):
+            outcomes = process_chunk(settings, items[start : start + MAX_CHUNK])
+            if keys is None and key_dir is not None and any(o.key is not None for o in outcomes):
+                keys = KeyFile(Path(key_dir) / f"{uuid.uuid4().hex}.jsonl")
+            statuses.extend(write_outcome(outcome, keys) for outcome in outcomes)
+    except Exception as exc:  # e.g. the key shard cannot be created: the rest is not done
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        reason = f"internal error on worker {socket.gethostname()} ({detail})"
+        statuses.extend(_failed(item, reason) for item in items[len(statuses) :])
+    finally:
+        if keys is not None:
+            keys.close()
+    return statuses
+
+
+def _failed(item: WorkItem, reason: str) -> DocStatus:
+    return DocStatus(item.doc_id, item.source, FAILED, f"{item.source}: not processed; {reason}")
+
+
+class BatchRun:
+    """What every backend does in the process that starts a run.
+
+    ``with BatchRun(items, settings, output_dir=out, key_file=key) as batch_run:``
+    checks the run's settings against those recorded in ``output_dir``
+    (:class:`SettingsMismatch` before anything is done) and records them, moves key
+    records left by a killed distributed run into the key file, removes temporary
+    files left by a killed run and lists in :attr:`todo` the documents that are not
+    done. The backend then de-identifies them, with :attr:`settings` (which carry the
+    model's digest), and passes each :class:`DocStatus` to :meth:`record`, which
+    counts and logs it. A local backend appends key records to :attr:`keys` here; the
+    workers of a distributed one write theirs into :attr:`key_dir`. On exit the key
+    file gets every record and is compacted, and :attr:`summary` is complete.
+    """
+
+    def __init__(
+        self,
+        items: Sequence[WorkItem],
+        settings: Settings,
+        *,
+        overwrite: bool = False,
+        key_file: str | os.PathLike | None = None,
+        progress: bool = False,
+        output_dir: Path | None = None,
+        fingerprint: dict[str, Any] | None = None,
+    ):
+        if not settings.model_sha256:
+            settings = replace(settings, model_sha256=model_digest(settings.model_dir))
+        self.items = items
+        self.settings = settings
+        self.overwrite = overwrite
+        self.key_file = Path(key_file) if key_file is not None else None
+        self.progress = progress
+        self.output_dir = output_dir
+        self.fingerprint = fingerprint
+        self.summary = Summary()
+        self.todo: list[WorkItem] = []
+        self.keys: KeyFile | None = None
+        self._stack = ExitStack()
+        self._bar: Any = None
+
+    def __enter__(self) -> BatchRun:
+        from tqdm.auto import tqdm
+        from tqdm.contrib.logging import logging_redirect_tqdm
+
+        started = time.perf_counter()
+        since_ns = 0
+        if self.output_dir is not None:
+            fingerprint = self.fingerprint if self.fingerprint is not None else run_fingerprint(self.settings)
+            check_output_dir(self.output_dir, fingerprint, self.items, self.overwrite)
+            since_ns = record_run(self.output_dir, fingerprint, self.items, self.overwrite)
+        stack = self._stack
+        stack.callback(self._stop_clock, started)
+        try:
+            if self.key_file is not None:
+                self.keys = KeyFile(self.key_file)
+                stack.callback(self._close_keys)
+                self.keys.absorb_shards()
+            key_ids = None
+            if self.key_file is not None and mode_of(self.settings.fmt) != ANNOTATE:
+                key_ids = KeyFile.doc_ids(self.key_file)
+            for item in self.items:
+                remove_stale_temporaries(item)
+            self.todo = [item for item in self.items if self.overwrite or not is_done(item, since_ns, key_ids)]
+            skipped = self.summary.counts[SKIPPED] = len(self.items) - len(self.todo)
+            if skipped:
+                log.info(f"skipping {skipped} document(s) whose outputs are up to date (--overwrite to redo)")
+            self._bar = tqdm(
+                total=len(self.todo), unit="doc", desc="de-identifying", disable=not self.progress, file=sys.stderr
+            )
+            stack.callback(self._bar.close)
+            stack.enter_context(logging_redirect_tqdm(loggers=[log]))
+        except BaseException:
+            stack.close()
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stack.close()
+
+    @property
+    def key_dir(self) -> str | None:
+        """The folder (mode 0700, beside the key file) where workers write key records."""
+        if self.key_file is None:
+            return None
+        folder = KeyFile.shard_dir(self.key_file)
+        folder.mkdir(mode=0o700, exist_ok=True)
+        return str(folder)
+
+    def record(self, status: DocStatus) -> None:
+        """Count and log what became of one document."""
+        summary = self.summary
+        if status.process:
+            summary.model_loads[status.process] = max(status.model_loads, summary.model_loads.get(status.process, 0))
+        if status.status == FAILED:
+            summary.counts[FAILED] += 1
+            summary.problems.append(status.reason)
+            log.error(status.reason)
+        else:
+            summary.counts[status.status] += 1
+            if status.status == EMPTY:
+                log.warning(f"{status.source}: empty input; empty output written")
+            found = ", ".join(f"{t} {n}" for t, n in sorted(status.counts.items())) or "none"
+            log.debug(f"{status.doc_id}: {status.n_chars} characters, {sum(status.counts.values())} span(s): {found}")
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def _close_keys(self) -> None:
+        assert self.keys is not None
+        self.keys.absorb_shards()
+        self.keys.close()
+        self.keys.compact()
+
+    def _stop_clock(self, started: float) -> None:
+        self.summary.seconds = time.perf_counter() - started
+
+
+def run(
+    items: Sequence[WorkItem],
+    settings: Settings,
+    jobs: int | None = -1,
+    overwrite: bool = False,
+    key_file: str | os.PathLike | None = None,
+    progress: bool = False,
+    stdin_data: bytes | None = None,
+    output_dir: Path | None = None,
+    fingerprint: dict[str, Any] | None = None,
+) -> Summary:
+    """Process ``items`` with joblib workers on this machine; writes outputs and key
+    records as documents are done and returns the counts (``ok``, ``failed``,
+    ``empty``, ``skipped``).
+
+    With ``output_dir`` (where the items' outputs go), the run's settings
+    (``fingerprint``, by default :func:`run_fingerprint` of ``settings``) are checked
+    against those recorded there (:class:`SettingsMismatch` before anything is done)
+    and recorded."""
+    batch_run = BatchRun(
+        items,
+        settings,
+        overwrite=overwrite,
+        key_file=key_file,
+        progress=progress,
+        output_dir=output_dir,
+        fingerprint=fingerprint,
+    )
+    with batch_run:
+        jobs = min(effective_jobs(jobs), max(1, len(batch_run.todo)))
+        for outcome in _results(batch_run.settings, batch_run.todo, jobs, stdin_data):
+            batch_run.record(write_outcome(outcome, batch_run.keys))
+    return batch_run.summary

@@ -1,0 +1,72 @@
+"""Render de-identification results: annotation formats (BRAT, JSON, CoNLL) of the
+original text, or the masked / surrogate text itself."""
+
+from __future__ import annotations
+
+import json
+
+from deid_crf.deid.deidentifier import ANNOTATE, MASKED, SURROGATE, Result
+from deid_crf.io.brat import format_ann
+from deid_crf.text import bio
+from deid_crf.text.document import Document
+from deid_crf.text.tokenizer import Tokenizer
+
+ANNOTATION_FORMATS = ("brat", "json", "conll")
+TEXT_FORMATS = (MASKED, SURROGATE)
+FORMATS = ANNOTATION_FORMATS + TEXT_FORMATS
+SUFFIXES = {"brat": ".ann", "json": ".json", "conll": ".conll", MASKED: ".txt", SURROGATE: ".txt"}
+
+
+def mode_of(fmt: str) -> str:
+    """The :class:`~deid_crf.deid.deidentifier.Deidentifier` mode a format needs."""
+    return fmt if fmt in TEXT_FORMATS else ANNOTATE
+
+
+def to_brat(doc: Document) -> str:
+    return format_ann(doc.entities, doc.text)
+
+
+def to_json(result: Result) -> str:
+    """``{"doc_id", "entities": [{type, start, end, text, confidence, source}]}``."""
+    entities = [
+        {
+            "type": s.type,
+            "start": s.start,
+            "end": s.end,
+            "text": s.text,
+            "confidence": s.confidence,
+            "source": s.source,
+        }
+        for s in result.spans
+    ]
+    return json.dumps({"doc_id": result.doc_id, "entities": entities}, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_conll(doc: Document, tokenizer: Tokenizer) -> str:
+    """One token per line: ``token<TAB>start<TAB>end<TAB>BIO label``; a blank line
+    after each sentence."""
+    table = tokenizer([doc.text])
+    labels = bio.encode(table, [doc.entities])
+    lines = []
+    for a, b in table.sent_bounds.tolist():
+        for i in range(a, b):
+            lines.append(f"{table.tokens[i]}\t{table.start[i]}\t{table.end[i]}\t{labels[i]}\n")
+        lines.append("\n")
+    return "".join(lines)
+
+
+def render(result: Result, fmt: str, tokenizer: Tokenizer) -> str:
+    """``result`` in format ``fmt``; annotation formats need an ``annotate`` result
+    (whose text is the original), text formats a result of the same mode."""
+    if fmt in TEXT_FORMATS:
+        if result.mode != fmt:
+            raise ValueError(f"a {result.mode} result cannot be rendered as {fmt}")
+        return result.text
+    if fmt not in ANNOTATION_FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose from {FORMATS}")
+    if result.mode != ANNOTATE:
+        raise ValueError(f"annotation format {fmt} needs the original text, not a {result.mode} result")
+    if fmt == "json":
+        return to_json(result)
+    doc = Document(result.doc_id, result.text, [s.entity for s in result.spans])
+    return to_brat(doc) if fmt == "brat" else to_conll(doc, tokenizer)

@@ -1,0 +1,223 @@
+"""De-identify texts: find PHI (model + rules), then mask it or replace it.
+
+>>> import deid_crf
+>>> deid = deid_crf.load("models/crf", seed=7)                   # doctest: +SKIP
+>>> result = deid.deidentify("Nombre: Ernesto Rivera.", mode="surrogate")  # doctest: +SKIP
+>>> result.text                                                  # doctest: +SKIP
+'Nombre: Tomás Barroso.'
+>>> result.spans                                                 # doctest: +SKIP
+[PHISpan(start=8, end=22, type='NOMBRE_SUJETO_ASISTENCIA', confidence=0.99, source='model')]
+
+Modes:
+
+* ``masked``: each span becomes its placeholder (``[NOMBRE_SUJETO_ASISTENCIA]`` by
+  default; any template with ``{type}``), or, with ``mask_char``, that character
+  repeated over the span's non-space characters so offsets do not move;
+* ``surrogate``: each span becomes a realistic, consistent value
+  (:mod:`deid_crf.deid.surrogates`);
+* ``annotate``: the text is unchanged; the spans say what was found.
+
+Everything outside the spans is copied unchanged, character for character.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from deid_crf.deid.rules import RuleLayer, rule_layer
+from deid_crf.deid.surrogates import DEFAULT_KEEP, DocumentSurrogates, Vocabulary, document_seed
+from deid_crf.models import Tagger, load_model
+from deid_crf.text.spans import PHISpan
+
+MASKED = "masked"
+SURROGATE = "surrogate"
+ANNOTATE = "annotate"
+MODES = (MASKED, SURROGATE, ANNOTATE)
+DEFAULT_MASK = "[{type}]"
+
+
+@dataclass
+class Result:
+    """A de-identified document: ``text`` is the output text; each span has the
+    offsets of the original text, and ``output_spans()`` those of ``text``."""
+
+    doc_id: str
+    text: str = field(repr=False)
+    spans: list[PHISpan]
+    mode: str
+    date_shift_days: int | None = field(default=None, repr=False)
+
+    def output_spans(self) -> list[tuple[int, int, str]]:
+        """``(start, end, type)`` of every replacement in :attr:`text`."""
+        out, delta = [], 0
+        for s in self.spans:
+            new = len(s.replacement) if s.replacement is not None else s.end - s.start
+            out.append((s.start + delta, s.start + delta + new, s.type))
+            delta += new - (s.end - s.start)
+        return out
+
+    def key_record(self) -> dict[str, Any]:
+        """The original → replacement mapping, for authorised re-identification only."""
+        return {
+            "doc_id": self.doc_id,
+            "mode": self.mode,
+            "date_shift_days": self.date_shift_days,
+            "spans": [
+                {
+                    "type": s.type,
+                    "start": s.start,
+                    "end": s.end,
+                    "output_start": a,
+                    "output_end": b,
+                    "original": s.text,
+                    "replacement": s.replacement,
+                }
+                for s, (a, b, _) in zip(self.spans, self.output_spans(), strict=True)
+            ],
+        }
+
+
+def replace_spans(
+    text: str, spans: Sequence[PHISpan], replacement: Callable[[PHISpan], str]
+) -> tuple[str, list[PHISpan]]:
+    """``text`` with each span replaced by ``replacement(span)``; characters outside the
+    spans are copied unchanged. Spans must be sorted and must not overlap. Returns the
+    new text and the spans with their ``text`` and ``replacement`` filled in."""
+    pieces, done, cursor = [], [], 0
+    for span in spans:
+        if span.start < cursor or span.end > len(text) or span.start >= span.end:
+            raise ValueError(f"span {span.start}-{span.end} ({span.type}) overlaps another or lies outside the text")
+        original = text[span.start : span.end]
+        span = replace(span, text=original)
+        new = replacement(span)
+        pieces.append(text[cursor : span.start])
+        pieces.append(new)
+        done.append(replace(span, replacement=new))
+        cursor = span.end
+    pieces.append(text[cursor:])
+    return "".join(pieces), done
+
+
+def mask_function(template: str = DEFAULT_MASK, mask_char: str | None = None) -> Callable[[PHISpan], str]:
+    """The replacement of masked mode: ``template.format(type=...)``, or ``mask_char``
+    over every non-space character of the span (offsets then stay the same)."""
+    if mask_char is not None:
+        if len(mask_char) != 1 or mask_char.isspace():
+            raise ValueError("the mask character must be one non-space character")
+        return lambda s: "".join(c if c.isspace() else mask_char for c in s.text)
+    try:
+        template.format(type="X")
+    except (IndexError, KeyError, ValueError):
+        raise ValueError("invalid mask template: use {type} for the entity type and {{ }} for braces") from None
+    return lambda s: template.format(type=s.type)
+
+
+class Deidentifier:
+    """A trained tagger, the rule layer and the replacement settings.
+
+    ``rules`` is a :class:`~deid_crf.deid.rules.RuleLayer`, a mode of
+    :data:`~deid_crf.deid.rules.RULE_MODES` (``"default"``: the priorities chosen on dev)
+    or None/``"off"`` for the model alone. ``seed`` makes surrogates reproducible;
+    without it a random seed is drawn once for this object. ``keep`` lists entity
+    types that surrogate mode leaves as they are.
+    """
+
+    def __init__(
+        self,
+        tagger: Tagger,
+        rules: RuleLayer | str | None = "default",
+        mask: str = DEFAULT_MASK,
+        mask_char: str | None = None,
+        seed: int | None = None,
+        keep: Iterable[str] = DEFAULT_KEEP,
+        vocabulary: Vocabulary | None = None,
+    ):
+        self.tagger = tagger
+        self.rules = rules if isinstance(rules, RuleLayer) else rule_layer(rules or "off")
+        self.mask = mask_function(mask, mask_char)
+        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self.keep = frozenset(keep)
+        self._vocabulary = vocabulary
+        self._faker = None
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        if self._vocabulary is None:
+            self._vocabulary = Vocabulary.default()
+        return self._vocabulary
+
+    def find(self, texts: Sequence[str]) -> list[list[PHISpan]]:
+        """PHI spans of each text: the model's (with confidences) merged with the rules'."""
+        scored = self.tagger.tag_texts_with_confidence(list(texts))
+        return [
+            self.rules.apply(text, [PHISpan(e.start, e.end, e.type, round(c, 4)) for e, c in entities])
+            for text, entities in zip(texts, scored, strict=True)
+        ]
+
+    def apply(self, text: str, spans: Sequence[PHISpan], mode: str, doc_id: str = "") -> Result:
+        """Mask or replace the given spans of ``text`` (found by :meth:`find` or elsewhere)."""
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; choose from {MODES}")
+        spans = sorted(spans)
+        if mode == ANNOTATE:
+            _, done = replace_spans(text, spans, lambda s: s.text)
+            return Result(doc_id, text, [replace(s, replacement=None) for s in done], mode)
+        if mode == MASKED:
+            new_text, done = replace_spans(text, spans, self.mask)
+            return Result(doc_id, new_text, done, mode)
+        if self._faker is None:
+            from faker import Faker
+
+            self._faker = Faker("es_ES")
+        surrogates = DocumentSurrogates(
+            document_seed(self.seed, doc_id, text),
+            faker=self._faker,
+            vocabulary=self.vocabulary,
+            keep=self.keep,
+            placeholder=lambda type_, original: self.mask(PHISpan(0, len(original), type_, text=original)),
+        )
+
+        def surrogate(span: PHISpan) -> str:
+            line_start = text.rfind("\n", 0, span.start) + 1
+            return surrogates.replace(span.text, span.type, text[max(line_start, span.start - 40) : span.start])
+
+        new_text, done = replace_spans(text, spans, surrogate)
+        return Result(doc_id, new_text, done, mode, surrogates.date_shift_days)
+
+    def deidentify_many(
+        self, texts: Sequence[str], mode: str = SURROGATE, doc_ids: Sequence[str] | None = None
+    ) -> list[Result]:
+        """:meth:`deidentify` for several texts, tagged together (faster)."""
+        doc_ids = list(doc_ids) if doc_ids is not None else [str(i) for i in range(len(texts))]
+        if len(doc_ids) != len(texts):
+            raise ValueError(f"{len(texts)} texts but {len(doc_ids)} document ids")
+        found = self.find(texts) if texts else []
+        return [self.apply(t, s, mode, d) for t, s, d in zip(texts, found, doc_ids, strict=True)]
+
+    def deidentify(self, text: str, mode: str = SURROGATE, doc_id: str = "") -> Result:
+        """Find the PHI of ``text`` and mask or replace it (``mode``: masked,
+        surrogate or annotate). ``doc_id`` names the document in key records and,
+        with the seed and the text, seeds its surrogates."""
+        return self.deidentify_many([text], mode, [doc_id])[0]
+
+
+def load(
+    path: str | os.PathLike | None = None,
+    *,
+    rules: RuleLayer | str | None = "default",
+    mask: str = DEFAULT_MASK,
+    mask_char: str | None = None,
+    seed: int | None = None,
+    keep: Iterable[str] = DEFAULT_KEEP,
+    n_jobs: int | None = 1,
+) -> Deidentifier:
+    """Load a saved tagger (default: ``$DEID_CRF_MODEL_DIR`` or ``models/crf``) as a
+    :class:`Deidentifier`."""
+    from deid_crf.config import default_model_dir
+
+    tagger = load_model(default_model_dir() if path is None else path, n_jobs=n_jobs)
+    return Deidentifier(tagger, rules=rules, mask=mask, mask_char=mask_char, seed=seed, keep=keep)

@@ -1,0 +1,304 @@
+"""Assemble feature columns for a :class:`TokenTable` and render them for a model.
+
+Type features are computed once per distinct token string and gathered to tokens;
+context features are computed over whole arrays; window features are shifts of the
+code arrays inside sentence boundaries. Only the last step is model specific:
+:meth:`Featurizer.crf_items` renders CRFsuite attribute strings through lookup
+tables, so no per-token dict is ever built.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from scipy import sparse
+
+from deid_crf.config import FeatureConfig
+from deid_crf.features.encoding import Coded, factorize
+from deid_crf.features.hashing import hash_strings
+from deid_crf.features.registry import PER_TYPE_KINDS, get_group
+from deid_crf.features.window import AFTER_SENTENCE, shifted_index
+from deid_crf.text.table import TokenTable
+
+CRFItems = list[list[list[str]]]  # sentences → tokens → attribute strings
+
+
+@dataclass
+class FeatureColumns:
+    """Integer-coded feature columns of every token: ``codes[:, j]`` indexes
+    ``vocab[j]``, the distinct values of column ``names[j]``."""
+
+    names: list[str]
+    codes: np.ndarray  # (n_tokens, n_columns) int32
+    vocab: list[list[str]]
+    absent: list[int]  # per column, the code of its group's ``absent`` value, or -1
+
+
+@dataclass
+class AttributeCodes:
+    """Every token's CRFsuite attributes as integer codes: ``lookups[j][codes[:, j]]``
+    is the ``j``-th attribute string of every token. The same content as
+    :meth:`Featurizer.crf_items` in a few numpy arrays (about 40 MB for MEDDOCAN train
+    instead of ten million list entries), which is what the grid search caches: the
+    arrays store and load in a fraction of a second, nested lists take seconds."""
+
+    lookups: list[np.ndarray]  # object arrays of attribute strings
+    codes: np.ndarray  # (n_tokens, n_attributes) int32
+    sent_bounds: np.ndarray  # (n_sentences, 2) token ranges, as in TokenTable
+    # Per attribute column, the code left out of the items (an absent value), or -1.
+    omit: np.ndarray | None = None
+
+    def crf_items(self) -> CRFItems:
+        """Attribute strings per token, per sentence (absent values left out)."""
+        # One gather from all lookups laid end to end: a single pass over the
+        # (n_tokens, n_attributes) strings before ``tolist`` (per-column gathers and a
+        # stack copy them twice more).
+        sizes = [len(lookup) for lookup in self.lookups]
+        starts = np.cumsum([0, *sizes[:-1]], dtype=np.int64).astype(self.codes.dtype)
+        strings = np.concatenate(self.lookups) if self.lookups else np.zeros(0, dtype=object)
+        with _gc_paused():
+            if self.omit is None or not (self.omit >= 0).any():
+                rows = strings[self.codes + starts].tolist()
+            else:
+                keep = self.codes != self.omit
+                ends = np.cumsum(keep.sum(axis=1)).tolist()
+                kept = strings[(self.codes + starts)[keep]].tolist()
+                rows = [kept[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+            return [rows[a:b] for a, b in self.sent_bounds.tolist()]
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while millions of small lists are built:
+    they hold no cycles, and collections triggered by their allocation would scan
+    them again and again (about a third of the featurization time otherwise)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class ResourceOutputs(Protocol):
+    """What the caller hands a :class:`Featurizer` for the feature groups fed by a
+    trained resource (POS tags, embedding vectors, gazetteer matches): the featurizer
+    never loads a resource itself (``deid_crf.resources.ConfiguredResources`` is the
+    implementation the application uses)."""
+
+    def key(self, group: str) -> str:
+        """What identifies the resource behind ``group`` (for caching per table)."""
+        ...
+
+    def inputs(self, group: str, table: TokenTable) -> dict[str, Any]:
+        """The keyword arguments of ``group``'s extractor for ``table``."""
+        ...
+
+
+class Featurizer:
+    """Turns token tables into model inputs according to a :class:`FeatureConfig`.
+
+    ``resources`` provides the outputs of trained resources for the groups that need
+    them; a configuration without such groups needs none."""
+
+    def __init__(self, config: FeatureConfig | None = None, resources: ResourceOutputs | None = None):
+        self.config = config or FeatureConfig()
+        self.resources = resources
+        self._groups = [get_group(name) for name in self.config.groups]
+
+    def _resources(self, group: str) -> ResourceOutputs:
+        if self.resources is None:
+            raise ValueError(
+                f"feature group {group!r} needs a trained resource's output: build the featurizer "
+                "with resources= (deid_crf.resources.featurizer(config) does)"
+            )
+        return self.resources
+
+    def type_columns(self, table: TokenTable) -> dict[str, dict[str, Coded]]:
+        """Per type group, its columns coded per distinct token string (one code per
+        element of ``table.type_index[1]``), remembered in ``table.type_features``."""
+        types = table.type_index[1]
+        out: dict[str, dict[str, Coded]] = {}
+        for group in self._groups:
+            if group.kind == "type":
+                kwargs = {"lengths": tuple(self.config.affix_lengths)} if group.name == "affixes" else {}
+                key = (group.name, *kwargs.items())
+                if key not in table.type_features:
+                    columns = group.extract(types, **kwargs)
+                    table.type_features[key] = {name: factorize(values) for name, values in columns.items()}
+            elif group.kind == "type_resource":
+                resources = self._resources(group.name)
+                key = (group.name, resources.key(group.name))
+                if key not in table.type_features:
+                    table.type_features[key] = group.extract(**resources.inputs(group.name, table))
+            else:
+                continue
+            out[group.name] = table.type_features[key]
+        return out
+
+    def columns(self, table: TokenTable) -> FeatureColumns:
+        """Every column of every token, in group order."""
+        type_codes = table.type_index[0]
+        per_type = self.type_columns(table)
+        names: list[str] = []
+        code_columns: list[np.ndarray] = []
+        vocab: list[list[str]] = []
+        absent: list[int] = []
+        for group in self._groups:
+            if group.kind in PER_TYPE_KINDS:
+                columns = {name: (codes[type_codes], values) for name, (codes, values) in per_type[group.name].items()}
+            elif group.kind == "context":
+                columns = group.extract(table.tokens, table.doc, table.line)
+            else:
+                columns = group.extract(**self._resources(group.name).inputs(group.name, table))
+            for name, (codes, values) in columns.items():
+                names.append(name)
+                code_columns.append(codes)
+                vocab.append(values)
+                absent.append(values.index(group.absent) if group.absent in values else -1)
+        codes = np.stack(code_columns, axis=1) if code_columns else np.zeros((len(table), 0), np.int32)
+        return FeatureColumns(names, codes.reshape(len(table), len(names)), vocab, absent)
+
+    def _window_plan(self, names: list[str]) -> list[tuple[int, int]]:
+        """(offset, column index) pairs: every column at offset 0, the window
+        columns at the other offsets."""
+        missing = [c for c in self.config.window_columns if c not in names]
+        if missing:
+            raise ValueError(f"window columns {missing} are not produced by groups {list(self.config.groups)}")
+        window = [names.index(c) for c in self.config.window_columns]
+        plan = [(0, j) for j in range(len(names))]
+        for offset in range(1, self.config.window + 1):
+            for sign in (-1, 1):
+                plan.extend((sign * offset, j) for j in window)
+        return plan
+
+    @staticmethod
+    def _lookup(offset: int, name: str, values: list[str]) -> list[str]:
+        """Attribute strings of a column at a window offset (``"-1:w=nombre"``), one per
+        value, then the ``<s>``/``</s>`` markers of positions outside the sentence."""
+        prefix = f"{offset:+d}:" if offset else ""
+        return [f"{prefix}{name}={v}" for v in values] + [f"{prefix}{name}=<s>", f"{prefix}{name}=</s>"]
+
+    def _attribute_columns(self, table: TokenTable) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+        """Per (offset, column) of the window plan: a lookup array of attribute
+        strings (:meth:`_lookup`), every token's index into it, and the index of the
+        column's absent value (-1: none)."""
+        cols = self.columns(table)
+        shifts = _Shifts(table)
+        yield np.array(["bias"], dtype=object), np.zeros(len(table), dtype=np.int32), -1
+        for offset, j in self._window_plan(cols.names):
+            lookup = np.array(self._lookup(offset, cols.names[j], cols.vocab[j]), dtype=object)
+            yield lookup, shifts.shift(cols.codes[:, j], len(cols.vocab[j]), offset), cols.absent[j]
+
+    def attribute_codes(self, table: TokenTable) -> AttributeCodes:
+        """The attributes of :meth:`crf_items` as integer codes (see :class:`AttributeCodes`)."""
+        lookups, columns, omit = [], [], []
+        for lookup, codes, absent in self._attribute_columns(table):
+            lookups.append(lookup)
+            columns.append(codes.astype(np.int32, copy=False))
+            omit.append(absent)
+        codes = np.stack(columns, axis=1) if len(table) else np.zeros((0, len(lookups)), dtype=np.int32)
+        return AttributeCodes(lookups, codes, table.sent_bounds, np.array(omit, dtype=np.int32))
+
+    def crf_items(self, table: TokenTable) -> CRFItems:
+        """CRFsuite attribute strings (``"-1:w=nombre"``) per token, per sentence."""
+        return self.attribute_codes(table).crf_items()
+
+    def hashed_matrix(self, table: TokenTable, n_features: int) -> sparse.csr_matrix:
+        """The same attributes as :meth:`crf_items`, one-hot encoded into
+        ``n_features`` hashed columns: a CSR matrix built straight from integer
+        arrays."""
+        ids, keep = [], []
+        for lookup, codes, absent in self._attribute_columns(table):
+            ids.append(hash_strings(lookup.tolist(), n_features)[codes])
+            keep.append(codes != absent)
+        n = len(table)
+        present = np.stack(keep, axis=1) if n else np.zeros((0, len(keep)), dtype=bool)
+        indices = np.stack(ids, axis=1)[present] if n else np.zeros(0, dtype=np.int32)
+        indptr = np.concatenate(([0], np.cumsum(present.sum(axis=1)))).astype(np.int64)
+        data = np.ones(len(indices), dtype=np.float32)
+        # Hash collisions inside a row leave duplicate entries, which sparse products
+        # add up, as one-hot features of the same column should.
+        return sparse.csr_matrix((data, indices, indptr), shape=(n, n_features))
+
+    def hashed_scores(self, table: TokenTable, weights: np.ndarray) -> np.ndarray:
+        """``hashed_matrix(table, n_features) @ weights`` for a ``(n_features, n_outputs)``
+        weight matrix, without building the matrix (see :meth:`linear_scores`)."""
+        n_features = weights.shape[0]
+        return self.linear_scores(table, weights, lambda strings: hash_strings(strings, n_features))
+
+    def linear_scores(
+        self, table: TokenTable, weights: np.ndarray, rows_of: Callable[[list[str]], np.ndarray]
+    ) -> np.ndarray:
+        """Every token's sum of ``weights[rows_of(attributes)]`` over the attributes of
+        :meth:`crf_items`: the scores of a linear model over those attributes (CRF
+        state scores, a hashed linear classifier's decision values), computed without
+        rendering a single per-token string. The weight rows of a column's attributes
+        are gathered once per distinct value, and those of the type groups are first
+        summed per token type and window offset, so that they reach the tokens in one
+        gather per offset. Equal to the sum over rendered attributes up to float
+        rounding."""
+        n_outputs = weights.shape[1]
+        type_codes, types = table.type_index
+        type_level = {name: codes for group in self.type_columns(table).values() for name, (codes, _) in group.items()}
+        cols = self.columns(table)
+        shifts = _Shifts(table)
+        scores = np.zeros((len(table), n_outputs), dtype=weights.dtype)
+        common = weights[rows_of(["bias"])[0]].copy()  # weights every token gets
+        by_type: dict[int, np.ndarray] = {}  # offset → summed weights per type (+ 2 marker rows)
+        for offset, j in self._window_plan(cols.names):
+            name, values = cols.names[j], cols.vocab[j]
+            rows = weights[rows_of(self._lookup(offset, name, values))]
+            if cols.absent[j] >= 0:
+                rows[cols.absent[j]] = 0  # left out of the attributes, as in crf_items
+            if name in type_level:
+                summed = by_type.setdefault(offset, np.zeros((len(types) + 2, n_outputs), dtype=weights.dtype))
+                summed[: len(types)] += rows[type_level[name]]
+                summed[len(types) :] += rows[len(values) :]
+                continue
+            codes = shifts.shift(cols.codes[:, j], len(values), offset)
+            # Most tokens of a context column share one value ("-": no gazetteer match,
+            # no field label): its row goes to ``common``, and only the tokens whose row
+            # differs from it are touched.
+            mode = int(np.bincount(codes, minlength=len(rows)).argmax()) if len(codes) else 0
+            common += rows[mode]
+            delta = rows - rows[mode]
+            differs = np.flatnonzero(delta.any(axis=1)[codes])
+            scores[differs] += delta[codes[differs]]
+        for offset, summed in by_type.items():
+            scores += summed[shifts.shift(type_codes, len(types), offset)]
+        scores += common
+        return scores
+
+
+class _Shifts:
+    """Window shifts of a table's columns: for each offset, computed on first use, the
+    index of the token at that offset from every token (itself where outside the
+    sentence) and the few positions where it is outside."""
+
+    def __init__(self, table: TokenTable):
+        self._sentence_ids = table.sentence_ids()
+        self._plans: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def shift(self, codes: np.ndarray, n_values: int, offset: int) -> np.ndarray:
+        """The codes of the token at ``offset`` from each token; ``n_values`` (``<s>``)
+        or ``n_values + 1`` (``</s>``, the markers of :meth:`Featurizer._lookup`) where
+        that position is outside the sentence."""
+        if not offset:
+            return codes
+        if offset not in self._plans:
+            index = shifted_index(self._sentence_ids, offset)
+            outside = np.flatnonzero(index < 0)
+            source = index.copy()
+            source[outside] = outside  # any valid index; overwritten below
+            self._plans[offset] = source, outside, (index[outside] == AFTER_SENTENCE).astype(codes.dtype)
+        source, outside, after = self._plans[offset]
+        shifted = codes[source]
+        shifted[outside] = n_values + after
+        return shifted

@@ -1,0 +1,115 @@
+"""Linear-chain CRF over CRFsuite attribute strings, as a scikit-learn estimator."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import pycrfsuite
+import sklearn_crfsuite
+from sklearn.base import BaseEstimator
+from tqdm.auto import tqdm
+
+from deid_crf.config import CRFConfig
+from deid_crf.models.crf_decode import CRFWeights
+
+MODEL_FILE = "model.crfsuite"
+
+
+class _ProgressTrainer(pycrfsuite.Trainer):
+    """CRFsuite trainer that reports L-BFGS iterations on a progress bar."""
+
+    progress: tqdm | None = None
+
+    def message(self, message: str) -> None:
+        # CRFsuite's own log goes to the parser only (not to stdout); each finished
+        # iteration advances the bar.
+        if self.logparser.feed(message) == "iteration" and self.progress is not None:
+            info = self.logparser.last_iteration
+            self.progress.update(1)
+            self.progress.set_postfix(loss=f"{info.get('loss', 0):.0f}", refresh=False)
+
+
+class CRFModel(BaseEstimator):
+    """Sequence labeller: ``fit(X, y)`` on lists of sentences, where a sentence is a
+    list of tokens and a token a list of attribute strings; ``predict(X)`` returns
+    label lists. Hyper-parameters are CRFsuite's L-BFGS options."""
+
+    def __init__(
+        self,
+        c1: float = CRFConfig.c1,
+        c2: float = CRFConfig.c2,
+        max_iterations: int = CRFConfig.max_iterations,
+        all_possible_transitions: bool = CRFConfig.all_possible_transitions,
+        min_freq: int = CRFConfig.min_freq,
+        verbose: bool = False,
+    ):
+        self.c1 = c1
+        self.c2 = c2
+        self.max_iterations = max_iterations
+        self.all_possible_transitions = all_possible_transitions
+        self.min_freq = min_freq
+        self.verbose = verbose
+
+    def fit(self, X: Sequence, y: Sequence) -> CRFModel:
+        if len(X) != len(y):
+            raise ValueError(f"{len(X)} sequences but {len(y)} label sequences")
+        crf = sklearn_crfsuite.CRF(
+            algorithm="lbfgs",
+            c1=self.c1,
+            c2=self.c2,
+            max_iterations=self.max_iterations,
+            all_possible_transitions=self.all_possible_transitions,
+            min_freq=self.min_freq,
+            trainer_cls=_ProgressTrainer,
+        )
+        _ProgressTrainer.progress = tqdm(
+            total=self.max_iterations,
+            desc="CRF L-BFGS",
+            unit="it",
+            disable=not self.verbose,
+            leave=False,
+            mininterval=2,
+        )
+        try:
+            crf.fit(X, y)
+        finally:
+            _ProgressTrainer.progress.close()
+            _ProgressTrainer.progress = None
+        self.crf_ = crf
+        self.classes_ = list(crf.classes_)
+        self._weights = None
+        return self
+
+    def predict(self, X: Sequence) -> list[list[str]]:
+        tagger = self.crf_.tagger_
+        return [tagger.tag(xseq) for xseq in X]
+
+    def weights(self) -> CRFWeights:
+        """The trained weights as arrays, for the numpy decoder of :mod:`deid_crf.models.crf_decode`
+        (read from CRFsuite on first use, then kept: tagging workers receive them with
+        the model instead of each reading them again)."""
+        if getattr(self, "_weights", None) is None:
+            self._weights = CRFWeights.from_tagger(self.crf_.tagger_)
+        return self._weights
+
+    def predict_marginals(self, X: Sequence) -> list[list[dict[str, float]]]:
+        """Per-token label probabilities."""
+        return list(self.crf_.predict_marginals(X))
+
+    def save(self, directory: str | Path) -> None:
+        """Copy CRFsuite's own model file into ``directory``."""
+        shutil.copyfile(self.crf_.modelfile.name, Path(directory) / MODEL_FILE)
+
+    @classmethod
+    def load(cls, directory: str | Path, **params) -> CRFModel:
+        """Open a CRFsuite model file saved by :meth:`save` (no pickle involved)."""
+        path = Path(directory) / MODEL_FILE
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no CRF model file")
+        model = cls(**params)
+        model.crf_ = sklearn_crfsuite.CRF(model_filename=str(path))
+        model.classes_ = list(model.crf_.classes_)
+        model._weights = None
+        return model

@@ -1,0 +1,219 @@
+"""Trained resources behind the "resource" feature groups: loaded lazily, once per
+process, and bundled into a saved tagger so that a model always uses the resources
+it was trained with.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from deid_crf.config import POS_BACKENDS, FeatureConfig
+from deid_crf.features.registry import GROUPS, get_group
+from deid_crf.featurization.featurizer import Featurizer
+from deid_crf.text.table import TokenTable
+
+
+@lru_cache(maxsize=4)
+def load_pos(path: str):
+    from deid_crf.resources.pos import PosTagger
+
+    return PosTagger.load(path)
+
+
+@lru_cache(maxsize=2)
+def load_stanza_pos(model_dir: str, package: str):
+    from deid_crf.resources.pos_stanza import StanzaPOSTagger
+
+    return StanzaPOSTagger(model_dir, package)
+
+
+def pos_tagger(config: FeatureConfig):
+    """The POS tagger that ``config.pos_backend`` selects (both have ``predict_table``)."""
+    if config.pos_backend == "builtin":
+        return load_pos(str(Path(config.pos_model).resolve()))
+    if config.pos_backend == "stanza":
+        return load_stanza_pos(config.stanza_dir, config.stanza_package)
+    raise ValueError(f"unknown FeatureConfig.pos_backend {config.pos_backend!r}; one of {POS_BACKENDS}")
+
+
+def pos_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
+    tags = pos_tagger(config).predict_codes(table, ("upos", "eagles2"))
+    type_codes, types = table.type_index
+    return {
+        "upos": tags["upos"],
+        "eagles2": tags["eagles2"],
+        "type_codes": type_codes,
+        "types": types,
+        "sentence_ids": table.sentence_ids(),
+    }
+
+
+@lru_cache(maxsize=4)
+def load_embeddings(path: str):
+    from deid_crf.resources.embeddings import Embeddings
+
+    return Embeddings(path)
+
+
+def embedding_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
+    embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
+    return {"type_vectors": embeddings.vectors(table.type_index[1]), "centroids": embeddings.centroids}
+
+
+def embedding_vectors(config: FeatureConfig, table: TokenTable) -> np.ndarray:
+    """Every token's fastText vector scaled to unit length (the dense SVM columns);
+    looked up once per distinct token."""
+    embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
+    type_codes, types = table.type_index
+    vectors = embeddings.vectors(types)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors /= np.where(norms == 0, 1, norms)
+    return vectors[type_codes]
+
+
+def gazetteer_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
+    from deid_crf.resources.gazetteer import get_gazetteer
+
+    return {
+        "tokens": table.tokens,
+        "doc": table.doc,
+        "line": table.line,
+        "gazetteer": get_gazetteer(config.gazetteer_dir),
+        "boundaries": table.sentence_starts(),
+    }
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A trained resource: how it turns a token table into the inputs of the feature
+    group that uses it, and which :class:`FeatureConfig` field holds its path."""
+
+    inputs: Callable[[FeatureConfig, TokenTable], dict[str, Any]]
+    path_field: str
+
+
+# Resource name → resource. Feature groups name the resource they use
+# (``deid_crf.features.registry.FeatureGroup.resource``).
+RESOURCES: dict[str, Resource] = {
+    "pos_tagger": Resource(pos_inputs, "pos_model"),
+    "embeddings": Resource(embedding_inputs, "embeddings_model"),
+    "gazetteer": Resource(gazetteer_inputs, "gazetteer_dir"),
+}
+PATH_FIELDS = tuple(resource.path_field for resource in RESOURCES.values())
+
+
+def resource_of(group: str) -> str | None:
+    """The name of the resource feature group ``group`` uses (None: none)."""
+    return get_group(group).resource if group in GROUPS else None
+
+
+@dataclass(frozen=True)
+class ConfiguredResources:
+    """The resource outputs a :class:`~deid_crf.featurization.featurizer.Featurizer`
+    asks for, computed from the resources ``config`` points at (loaded once per
+    process). Small and picklable, so tagging workers receive it with the featurizer."""
+
+    config: FeatureConfig
+
+    def key(self, group: str) -> str:
+        """What identifies the resource behind ``group`` (its configured path)."""
+        return str(getattr(self.config, RESOURCES[resource_of(group)].path_field))
+
+    def inputs(self, group: str, table: TokenTable) -> dict[str, Any]:
+        return RESOURCES[resource_of(group)].inputs(self.config, table)
+
+
+def featurizer(config: FeatureConfig | None = None) -> Featurizer:
+    """A featurizer for ``config`` fed by the resources the config points at."""
+    config = config or FeatureConfig()
+    return Featurizer(config, ConfiguredResources(config))
+
+
+def missing_resources(config: FeatureConfig) -> list[str]:
+    """The trained resources ``config`` needs that are not built (paths), so that a
+    command can say what to build before it starts, not halfway through."""
+    from deid_crf.resources.gazetteer import read_manifest
+
+    groups = used_groups(config)
+    needed: list[Path] = []
+    if "pos" in groups and config.pos_backend == "builtin":
+        needed.append(Path(config.pos_model) / "config.json")
+    if "embeddings" in groups:
+        needed += [Path(config.embeddings_model) / name for name in ("vectors.bin", "clusters.npz")]
+    if "gazetteers" in groups:
+        directory = _source_path(config, "gazetteer_dir")
+        try:
+            needed += [directory / info["file"] for info in read_manifest(directory)["lists"].values()]
+        except FileNotFoundError:
+            needed.append(directory / "SOURCES.json")
+    return [str(path) for path in needed if not path.is_file()]
+
+
+def _source_path(config: FeatureConfig, field: str) -> Path:
+    value = getattr(config, field)
+    if value is None and field == "gazetteer_dir":
+        from deid_crf.resources.gazetteer import DEFAULT_DIR
+
+        return DEFAULT_DIR
+    return Path(value)
+
+
+def used_groups(config: FeatureConfig) -> tuple[str, ...]:
+    """Feature groups whose resources ``config`` needs (the dense embedding columns
+    use the embeddings group's model)."""
+    extra = ("embeddings",) if config.embedding_vectors and "embeddings" not in config.groups else ()
+    return tuple(config.groups) + extra
+
+
+def bundled_groups(config: FeatureConfig) -> tuple[str, ...]:
+    """Used groups whose resource is copied into a saved model: not "pos" from stanza,
+    whose model (torch pickles) stays in stanza's directory; ``config.pos_backend``
+    records that the model needs it."""
+    stanza = config.pos_backend == "stanza"
+    return tuple(g for g in used_groups(config) if resource_of(g) and not (stanza and g == "pos"))
+
+
+def bundle(config: FeatureConfig, directory: Path) -> FeatureConfig:
+    """Copy the resources that ``config`` uses into ``directory`` (a model being
+    saved) and return the config pointing at them by relative name."""
+    changes = {}
+    for group in bundled_groups(config):
+        field = RESOURCES[resource_of(group)].path_field
+        source = _source_path(config, field)
+        if not source.exists():
+            raise FileNotFoundError(f"resource for feature group {group!r} not found at {source}")
+        target = directory / field
+        if source.is_dir():
+            shutil.copytree(source, target)
+        else:
+            shutil.copyfile(source, target)
+        changes[field] = field
+    return replace(config, **changes)
+
+
+def resolve(config: FeatureConfig, directory: Path) -> FeatureConfig:
+    """Point a loaded model's resource paths into its own directory; a model whose POS
+    features come from stanza fails here, clearly, where stanza or its model is missing."""
+    if "pos" in config.groups and config.pos_backend == "stanza":
+        from deid_crf.resources.pos_stanza import StanzaUnavailableError, require_spanish_model
+
+        try:
+            require_spanish_model(config.stanza_dir, config.stanza_package)
+        except StanzaUnavailableError as exc:
+            raise StanzaUnavailableError(f"{directory}: this model's POS features come from stanza: {exc}") from None
+    changes = {}
+    for group in bundled_groups(config):
+        field = RESOURCES[resource_of(group)].path_field
+        if getattr(config, field) is None:
+            continue
+        bundled = directory / getattr(config, field)
+        if bundled.exists():
+            changes[field] = str(bundled)
+    return replace(config, **changes)

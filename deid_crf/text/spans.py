@@ -1,0 +1,164 @@
+"""PHI spans found by the model or the rules, and how overlapping ones are resolved.
+
+A :class:`PHISpan` is an :class:`~deid_crf.io.brat.Entity` with where it came from
+(``model``, ``rule`` or both) and a confidence. Its text and its replacement are kept
+out of ``repr`` so that printing or logging a span never shows protected text.
+
+:func:`combine` merges the model's spans with the rule layer's under a priority per
+entity type, and always returns sorted, non-overlapping spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from deid_crf.text.document import Entity
+
+MODEL = "model"
+RULE = "rule"
+BOTH = "model+rule"
+PROPAGATED = "propagated"  # another occurrence of a name found elsewhere in the document
+
+# How the rule layer's spans of one entity type meet the model's spans.
+OFF = "off"  # rule spans of this type are dropped
+MODEL_FIRST = "model"  # a rule span is added only where it overlaps no model span
+RULES_FIRST = "rules"  # a rule span replaces the model spans it overlaps
+UNION = "union"  # overlapping spans are joined into one span covering them all
+PRIORITIES = (OFF, MODEL_FIRST, RULES_FIRST, UNION)
+
+
+@dataclass(frozen=True, order=True)
+class PHISpan:
+    """A typed character span ``[start, end)`` of the original text.
+
+    ``confidence`` is the CRF marginal probability of the predicted labels averaged
+    over the span's tokens (1.0 for spans found by rules alone); ``source`` says who
+    found it. ``text`` (the original characters) and ``replacement`` never show in
+    ``repr``.
+    """
+
+    start: int
+    end: int
+    type: str
+    confidence: float = field(default=1.0, compare=False)
+    source: str = field(default=MODEL, compare=False)
+    text: str = field(default="", repr=False, compare=False)
+    replacement: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def entity(self) -> Entity:
+        return Entity(self.start, self.end, self.type)
+
+    def overlaps(self, other: PHISpan) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def non_overlapping(spans: Iterable[PHISpan]) -> list[PHISpan]:
+    """Greedy choice of non-overlapping spans: longest first, then earliest, then by
+    type name; returned in text order. Deterministic for any input order."""
+    chosen: list[PHISpan] = []
+    for span in sorted(spans, key=lambda s: (s.start - s.end, s.start, s.type)):
+        if not any(span.overlaps(c) for c in chosen):
+            chosen.append(span)
+    return sorted(chosen)
+
+
+def _join(cluster: Sequence[PHISpan]) -> PHISpan:
+    """One span covering an overlapping cluster, typed by its longest member (a rule
+    span wins a tie, then the earlier, then the type name)."""
+    head = min(cluster, key=lambda s: (s.start - s.end, s.source != RULE, s.start, s.type))
+    sources = {s.source for s in cluster}
+    source = head.source if len(sources) == 1 else BOTH
+    start, end = min(s.start for s in cluster), max(s.end for s in cluster)
+    return replace(head, start=start, end=end, source=source, text="", replacement=None)
+
+
+def _union(spans: Iterable[PHISpan]) -> list[PHISpan]:
+    ordered = sorted(spans, key=lambda s: (s.start, s.end, s.type))
+    out: list[PHISpan] = []
+    cluster: list[PHISpan] = []
+    cluster_end = -1
+    for span in ordered:
+        if cluster and span.start < cluster_end:
+            cluster.append(span)
+            cluster_end = max(cluster_end, span.end)
+            continue
+        if cluster:
+            out.append(_join(cluster) if len(cluster) > 1 else cluster[0])
+        cluster, cluster_end = [span], span.end
+    if cluster:
+        out.append(_join(cluster) if len(cluster) > 1 else cluster[0])
+    return out
+
+
+def _pieces_outside(span: PHISpan, blockers: Sequence[PHISpan], text: str) -> list[PHISpan]:
+    """The parts of ``span`` that no blocker covers, each trimmed to start and end on
+    an alphanumeric character; parts with fewer than two alphanumeric characters (a
+    stray ``E`` of ``E-28046``, a digit) are dropped."""
+    overlapping = sorted(b for b in blockers if b.overlaps(span))
+    if not overlapping:
+        return [span]
+    pieces, cursor = [], span.start
+    for b in overlapping:
+        pieces.append((cursor, max(cursor, b.start)))
+        cursor = max(cursor, b.end)
+    pieces.append((cursor, span.end))
+    out = []
+    for start, end in pieces:
+        while start < end and not text[start].isalnum():
+            start += 1
+        while end > start and not text[end - 1].isalnum():
+            end -= 1
+        if sum(c.isalnum() for c in text[start:end]) >= 2:
+            out.append(replace(span, start=start, end=end))
+    return out
+
+
+def combine(
+    model_spans: Iterable[PHISpan],
+    rule_spans: Iterable[PHISpan],
+    text: str,
+    priority: Mapping[str, str] | str,
+    default: str = OFF,
+) -> list[PHISpan]:
+    """Merge the model's and the rules' spans of one document ``text``.
+
+    ``priority`` maps an entity type to one of :data:`PRIORITIES` (types missing from
+    it get ``default``), or is one priority for every type; a rule span follows the
+    priority of its own type:
+
+    * ``off``: the rule span is dropped;
+    * ``model``: model spans keep their extent; the rule span keeps only its parts
+      outside them;
+    * ``rules``: the rule span keeps its extent; the model spans it overlaps keep
+      only their parts outside it;
+    * ``union``: overlapping spans become one span covering them all.
+
+    A left-over part is trimmed to alphanumeric ends and dropped if it has fewer than
+    two alphanumeric characters. A rule span equal to a model span
+    of the same type marks it as found by both. Model spans never overlap one
+    another; overlapping rule spans are first reduced with :func:`non_overlapping`.
+    The result is sorted and free of overlaps whatever the inputs.
+    """
+
+    def policy(type_: str) -> str:
+        value = priority if isinstance(priority, str) else priority.get(type_, default)
+        if value not in PRIORITIES:
+            raise ValueError(f"unknown rule priority {value!r} for {type_}; choose from {PRIORITIES}")
+        return value
+
+    spans = non_overlapping(model_spans)
+    rules = non_overlapping(r for r in rule_spans if policy(r.type) != OFF)
+    confirmed = {(s.start, s.end, s.type) for s in spans} & {(r.start, r.end, r.type) for r in rules}
+    spans = [replace(s, source=BOTH) if (s.start, s.end, s.type) in confirmed else s for s in spans]
+    rules = [r for r in rules if (r.start, r.end, r.type) not in confirmed]
+
+    winners = [r for r in rules if policy(r.type) == RULES_FIRST]
+    if winners:
+        spans = [piece for s in spans for piece in _pieces_outside(s, winners, text)] + winners
+    fillers = [r for r in rules if policy(r.type) == MODEL_FIRST]
+    if fillers:
+        spans = spans + [piece for r in fillers for piece in _pieces_outside(r, spans, text)]
+    united = [r for r in rules if policy(r.type) == UNION]
+    return _union([*spans, *united]) if united else sorted(spans)

@@ -1,0 +1,98 @@
+"""Spanish domain tables and orthography, in one place for every layer.
+
+The tokenizer, the gazetteer matcher, the rule layer and the surrogate generator all
+need the same facts about Spanish: which letters are upper case, how a word token is
+cut, how two spellings compare (``MUÑOZ`` = ``Muñoz`` = ``munoz``), the month and
+weekday names, name particles, kinship words and titles. They import them from here
+(as ``deid_crf.gazetteers.spanish``), so the tables cannot drift apart. Pure data and
+pure functions: nothing here reads a file.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# ----------------------------------------------------------------------- orthography
+
+UPPER = "A-ZÁÉÍÓÚÜÑÀÈÌÒÙÇÂÊÎÔÛÄËÏÖ"  # a regex character-class body
+LETTER = r"[^\W\d_]"
+LOWER = rf"(?:(?![{UPPER}]){LETTER})"
+# Characters that separate tokens without being tokens: whitespace, BOM, zero-width.
+INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
+NUMBER = r"\d+(?:[.,/:-]\d+)*"
+# Upper-case runs ("NHC"), an upper-case run glued to a capitalised word ("DR" of
+# "DRAlberto"), then capitalised or lower-case words ("Cuéllar" "Nº" "Col").
+WORD_SPLIT = rf"[{UPPER}]+(?!{LETTER})|[{UPPER}]+(?=[{UPPER}]{LOWER})|[{UPPER}]?{LOWER}+|{LETTER}+"
+WORD_JOINED = rf"{LETTER}+"
+OTHER = rf"[^\s{INVISIBLE}]"
+
+# How the tokenizer cuts plain words (no e-mails or URLs): gazetteer entries are cut the
+# same way, so that a list entry matches the tokens of the text it names.
+_ENTRY_TOKEN = re.compile("|".join((WORD_SPLIT, NUMBER, OTHER)))
+
+
+def split_entry(entry: str) -> list[str]:
+    """Tokens of a list entry, cut the way the project tokenizer cuts text
+    (``Alegría-Dulantzi`` → ``Alegría`` ``-`` ``Dulantzi``; ``c /`` and ``C/`` alike)."""
+    return _ENTRY_TOKEN.findall(entry)
+
+
+class _StripMarks(dict):
+    """``str.translate`` table: a character → its NFKD form without combining marks,
+    filled on first use of each character."""
+
+    def __missing__(self, code: int) -> str:
+        value = "".join(c for c in unicodedata.normalize("NFKD", chr(code)) if not unicodedata.combining(c))
+        self[code] = value
+        return value
+
+
+_STRIP_MARKS = _StripMarks()
+
+
+def normalize(text: str) -> str:
+    """Comparison key of a word: NFKD, combining marks dropped, casefolded
+    (``Cuéllar`` → ``cuellar``, ``MUÑOZ`` → ``munoz``). Per character, which equals
+    normalising the whole string because only combining marks are reordered."""
+    if not text.isascii():
+        text = text.translate(_STRIP_MARKS)
+    return text.casefold()
+
+
+# ------------------------------------------------------------------------- calendar
+
+MONTHS = ("enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre").split()
+MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic").split()
+# Spellings of September that the tables above do not hold.
+SEPTEMBER_VARIANTS = ("setiembre", "sept")
+WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()  # Monday first, as date.weekday()
+
+# ---------------------------------------------------------------- names and people
+
+# Words inside a person's or a place's name that are grammar, not the name:
+# "María de la Fuente", "Roca i Serra", "Van der Berg", "Dos Santos".
+PARTICLES = frozenset("de del la las los y e i da das do dos van von di le el".split())
+# Titles before a name, compared normalized (never part of a name's span).
+TITLE_WORDS = frozenset("dr dra dr. dra. sr sra sr. sra. d d. dna dna. don dona prof prof. srta srta.".split())
+# Kinship and family words (normalized), the grammar of a relative's mention.
+KINSHIP = frozenset(
+    """
+    madre padre hijo hija hijos hijas hermano hermana hermanos hermanas abuelo abuela abuelos nieto nieta nietos
+    tio tia tios primo prima primos sobrino sobrina sobrinos esposo esposa marido mujer pareja conyuge novio novia
+    cunado cunada suegro suegra yerno nuera padres familia familiar familiares gemelo gemela hermanastro hermanastra
+    padrastro madrastra bisabuelo bisabuela materno materna paterno paterna mayor menor varon hembra otro otra
+    abuelas nietas nietos tias primas sobrinas cunados cunadas suegros esposos conyuges gemelos gemelas mellizo
+    melliza mellizos mellizas hermanastros progenitor progenitora progenitores nino nina ninos ninas bebe neonato
+    recien nacido nacida varones mujeres
+    """.split()
+)
+# The generic words of institution names (normalized): "Hospital Universitario de …".
+INSTITUTION_WORDS = frozenset(
+    """
+    hospital hospitales hospitalario hospitalaria complejo complexo universitario universitaria universitari
+    general clinico clinica clinic centro salud medico medica comarcal provincial regional materno infantil
+    policlinica fundacion fundacio instituto institut servicio servei unidad facultad universidad ambulatorio
+    consultorio residencia sanatorio sanitario sanitaria area asistencial nacional de del la las los el y
+    """.split()
+)
