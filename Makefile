@@ -7,11 +7,18 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks grid-search bench-dask lint clean
+.PHONY: help install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks grid-search bench-dask lint clean
 
+.DEFAULT_GOAL := help
+
+## List the verbs with what they do.
+help:
+	@awk '/^## /{doc = doc (doc ? " " : "") substr($$0, 4); next} /^[A-Z_]+ *[?:]?=/{next} /^[a-zA-Z][a-zA-Z_-]*:/{if (doc) {split($$0, t, ":"); printf "  make %-13s %s\n", t[1], doc}} {doc = ""}' $(MAKEFILE_LIST)
+
+## Create .venv/ and install the package with its test, lint and Dask extras.
 install: $(VENV)/.installed
 
-$(VENV)/.installed: setup.cfg pyproject.toml
+$(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,dask]'
@@ -22,11 +29,11 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 ## are built first, once (about 10 minutes); FEATURES=core trains without them.
 FEATURES ?= full
 train-crf: install $(if $(filter full,$(FEATURES)),pos-model embeddings gazetteers)
-	$(PY) -m deid_crf.train --features $(FEATURES) --data-dir $(DATA_DIR) --model-dir $(MODEL_DIR) --n-jobs $(N_JOBS)
+	$(PY) -m deid_crf.train --config configs/crf.toml --features $(FEATURES) --data-dir $(DATA_DIR) --model-dir $(MODEL_DIR) --n-jobs $(N_JOBS)
 
 ## Train the window SVM (Cotik et al. 2019) the same way, saved to models/svm.
 train-svm: install
-	$(PY) -m deid_crf.train --kind svm --data-dir $(DATA_DIR) --model-dir models/svm --n-jobs $(N_JOBS)
+	$(PY) -m deid_crf.train --config configs/svm.toml --data-dir $(DATA_DIR) --model-dir models/svm --n-jobs $(N_JOBS)
 
 ## Score a directory of system .ann files: make evaluate SYS=out/ [GOLD=$(DATA_DIR)/meddocan/dev]
 GOLD ?= $(DATA_DIR)/meddocan/dev
@@ -38,6 +45,7 @@ evaluate: install
 test: install
 	$(PY) -m pytest
 
+## The fast tests only (no training on the shared data).
 test-fast: install
 	$(PY) -m pytest -m "not slow"
 
@@ -87,8 +95,11 @@ notebooks: install
 	$(PY) -m deid_crf.experiments.notebooks $(NOTEBOOKS) --out-dir notebooks/out -p data_dir $(abspath $(DATA_DIR)) \
 		$(if $(wildcard $(MODEL_DIR)/config.json),-p model_dir $(abspath $(MODEL_DIR)))
 
+## Lint and format check (ruff), as CI runs it.
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
+## Remove the virtualenv, trained models and caches.
 clean:
 	rm -rf $(VENV) models cache .pytest_cache .hypothesis

@@ -7,7 +7,7 @@ dataclasses so they serialise to the JSON saved next to a model.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -88,17 +88,17 @@ def full_feature_config() -> FeatureConfig:
     )
 
 
-# Named feature sets for `python -m deid_crf.train --features NAME`; the default model
-# (`make train-crf`) uses DEFAULT_PRESET.
-FEATURE_PRESETS = {"core": FeatureConfig, "full": full_feature_config}
-DEFAULT_PRESET = "full"
-
-
 def svm_feature_config() -> FeatureConfig:
     """Default features of the window SVM: tagging each token on its own, it needs more
     of the window than the CRF (dev NER F1 0.9273 with these columns vs 0.9190 with the
     CRF's, both decoded with BIO repair; `python -m deid_crf.train --kind svm`)."""
     return FeatureConfig(window_columns=("w", "sshape", "s3", "f", "label", "p3", "shape", "pat"))
+
+
+# Named feature sets (``[features] preset = …``, ``python -m deid_crf.train --features NAME``);
+# the default CRF (`make train-crf`) uses DEFAULT_PRESET.
+FEATURE_PRESETS = {"core": FeatureConfig, "full": full_feature_config, "svm": svm_feature_config}
+DEFAULT_PRESET = "full"
 
 
 @dataclass
@@ -141,6 +141,110 @@ class TaggerConfig:
             features=_from_dict(FeatureConfig, data.get("features", {})),
             crf=_from_dict(CRFConfig, data.get("crf", {})),
         )
+
+
+MODEL_KINDS = ("crf", "svm")
+# The feature set each model kind starts from when a config names no preset.
+DEFAULT_PRESETS = {"crf": DEFAULT_PRESET, "svm": "svm"}
+
+
+@dataclass(frozen=True)
+class DataConfig:
+    """``[data]``: which MEDDOCAN splits train and score a model."""
+
+    train: tuple[str, ...] = ("train",)
+    eval: str = "dev"  # "none": no evaluation
+    folds: int = 0  # grid search only: >= 2 for K-fold cross-validation over train + eval
+    limit: int = 0  # at most this many documents of each split; 0 = all
+    seed: int = 0  # shuffling of the folds
+
+
+@dataclass
+class ModelConfig:
+    """``[model]``: the estimator kind and the hyper-parameters set explicitly (names of
+    the estimator's ``get_params()``; the others keep the estimator's defaults)."""
+
+    kind: str = "crf"
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunConfig:
+    """Everything that reproduces a trained model, in one schema: the TOML tables
+    ``[tokenizer]``, ``[features]``, ``[model]`` and ``[data]``. A grid file is the same
+    schema with lists of values (``deid_crf.experiments.grid_config``), and a saved
+    model's ``config.json`` holds this config under ``"config"``, so that
+    ``python -m deid_crf.train --config MODEL_DIR/config.json`` trains it again."""
+
+    tokenizer: TokenizerConfig = field(default_factory=TokenizerConfig)
+    features: FeatureConfig = field(default_factory=full_feature_config)
+    model: ModelConfig = field(default_factory=ModelConfig)
+    data: DataConfig = field(default_factory=DataConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        model = {"kind": self.model.kind, **self.model.params}
+        return {
+            "tokenizer": asdict(self.tokenizer),
+            "features": asdict(self.features),
+            "model": {k: list(v) if isinstance(v, tuple) else v for k, v in model.items()},
+            "data": asdict(self.data),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "config") -> RunConfig:
+        """Parse the four tables (each optional). ``[features]`` may name a ``preset``
+        (``core``, ``full``, ``svm``) that its other keys then change; without one the
+        model kind's default feature set is used. Errors name ``source`` and the key."""
+        if not isinstance(data, dict):
+            raise ValueError(f"{source}: expected a table of tables")
+        unknown = sorted(set(data) - {"tokenizer", "features", "model", "data"})
+        if unknown:
+            raise ValueError(f"{source}: unknown table(s) {unknown}; expected tokenizer, features, model, data")
+        model_table = dict(_table(data, "model", source))
+        kind = model_table.pop("kind", "crf")
+        if kind not in MODEL_KINDS:
+            raise ValueError(f"{source}: model.kind must be one of {MODEL_KINDS}, not {kind!r}")
+        features_table = dict(_table(data, "features", source))
+        preset = features_table.pop("preset", DEFAULT_PRESETS[kind])
+        if preset not in FEATURE_PRESETS:
+            raise ValueError(f"{source}: features.preset must be one of {sorted(FEATURE_PRESETS)}, not {preset!r}")
+        data_table = dict(_table(data, "data", source))
+        if isinstance(data_table.get("train"), str):
+            data_table["train"] = [data_table["train"]]
+        return cls(
+            tokenizer=_fields(TokenizerConfig(), _table(data, "tokenizer", source), f"{source}: tokenizer"),
+            features=_fields(FEATURE_PRESETS[preset](), features_table, f"{source}: features"),
+            model=ModelConfig(kind, {k: tuple(v) if isinstance(v, list) else v for k, v in model_table.items()}),
+            data=_fields(DataConfig(), data_table, f"{source}: data"),
+        )
+
+
+def _table(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
+    table = data.get(name, {})
+    if not isinstance(table, dict):
+        raise ValueError(f"{source}: [{name}] must be a table")
+    return table
+
+
+def _fields(base: Any, values: dict[str, Any], where: str) -> Any:
+    """``base`` (a dataclass) with ``values`` replaced, each checked against the type of
+    the field's current value (an int is accepted for a float; lists become tuples)."""
+    known = {f.name for f in fields(base)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    changes = {}
+    for name, value in values.items():
+        current = getattr(base, name)
+        if isinstance(value, list):
+            value = tuple(value)
+        if isinstance(current, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if current is not None and value is not None:
+            if isinstance(value, bool) != isinstance(current, bool) or not isinstance(value, type(current)):
+                raise ValueError(f"{where}.{name}: expected {type(current).__name__}, got {type(value).__name__}")
+        changes[name] = value
+    return replace(base, **changes)
 
 
 def data_dir() -> Path:

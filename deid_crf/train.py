@@ -1,11 +1,13 @@
 """Train a tagger on MEDDOCAN splits, evaluate it and save it.
 
-    python -m deid_crf.train                      # train on train, evaluate on dev
+    python -m deid_crf.train                                  # the default model: full CRF, train → dev
+    python -m deid_crf.train --config configs/crf-core.toml --c1 0.1
+    python -m deid_crf.train --config models/crf/config.json  # train a saved model's config again
     python -m deid_crf.train --train train dev --eval none --model-dir models/crf-all
-    python -m deid_crf.train --config configs/crf.toml --c1 0.1
 
-Settings come from the defaults in :mod:`deid_crf.config`, then a config file
-(``.toml`` or ``.json`` with ``tokenizer``/``features``/``crf`` tables), then flags.
+Settings come from one schema (:class:`deid_crf.config.RunConfig`): the defaults, then a
+config file (TOML with ``[tokenizer]``, ``[features]``, ``[model]``, ``[data]`` tables, or
+the ``config.json`` of a saved model), then flags.
 """
 
 from __future__ import annotations
@@ -18,37 +20,75 @@ import time
 import tomllib
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
+
+from sklearn.base import BaseEstimator
 
 from deid_crf import resources
 from deid_crf.config import (
-    DEFAULT_PRESET,
+    DEFAULT_PRESETS,
     FEATURE_PRESETS,
-    TaggerConfig,
+    MODEL_KINDS,
+    ModelConfig,
+    RunConfig,
     data_dir,
     default_model_dir,
-    svm_feature_config,
 )
 from deid_crf.io.brat import read_splits
 from deid_crf.io.files import CorpusError
-from deid_crf.models.crf_tagger import DeidTagger
-from deid_crf.models.svm import WindowSVMTagger
+from deid_crf.models import ESTIMATORS
 from deid_crf.text.document import Document
 
 log = logging.getLogger("deid_crf.train")
 
 
-def load_config(path: Path | None) -> TaggerConfig:
+def load_config(path: Path | None) -> RunConfig:
+    """The run configuration in ``path`` (TOML, or JSON such as a saved model's
+    ``config.json``, whose trained resources are then used from the model's folder);
+    the defaults when ``path`` is None. Errors exit with a message naming the file."""
     if path is None:
-        return TaggerConfig()
+        return RunConfig()
     try:
         raw = path.read_bytes()
         data = tomllib.loads(raw.decode("utf-8")) if path.suffix == ".toml" else json.loads(raw)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise SystemExit(f"error: {path}: cannot read config ({exc})") from None
+        raise SystemExit(f"error: {path}: cannot read config ({type(exc).__name__}: {exc})") from None
+    saved_model = isinstance(data, dict) and "format" in data
     try:
-        return TaggerConfig.from_dict(data)
+        config = RunConfig.from_dict(saved_config(data) if saved_model else data, source=str(path))
     except (TypeError, ValueError) as exc:
-        raise SystemExit(f"error: {path}: {exc}") from None
+        raise SystemExit(f"error: {exc}") from None
+    if saved_model:
+        config.features = resources.resolve(config.features, path.parent)
+    return config
+
+
+def saved_config(meta: dict[str, Any]) -> dict[str, Any]:
+    """The run configuration inside a saved model's ``config.json``; models saved before
+    the one schema kept CRF hyper-parameters under ``crf`` and SVM ones under ``params``."""
+    config = dict(meta.get("config", {}))
+    if "model" not in config:
+        legacy = config.pop("crf", None) if meta.get("kind", "crf") == "crf" else meta.get("params", {})
+        config["model"] = {"kind": meta.get("kind", "crf"), **(legacy or {})}
+    return config
+
+
+def build_tagger(config: RunConfig, n_jobs: int | None, verbose: bool, source: str = "config") -> BaseEstimator:
+    """An unfitted estimator of ``config.model.kind`` with the config's settings; an
+    unknown hyper-parameter is an error naming ``source``."""
+    estimator = ESTIMATORS[config.model.kind]
+    known = set(estimator().get_params(deep=False)) - {"tokenizer_config", "feature_config", "n_jobs", "verbose"}
+    unknown = sorted(set(config.model.params) - known)
+    if unknown:
+        raise ValueError(f"{source}: unknown {config.model.kind} parameter(s) {unknown}; known: {sorted(known)}")
+    extra = {"verbose": verbose} if "verbose" in estimator().get_params(deep=False) else {}
+    return estimator(
+        tokenizer_config=config.tokenizer,
+        feature_config=config.features,
+        n_jobs=n_jobs,
+        **extra,
+        **config.model.params,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,26 +97,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--data-dir", type=Path, default=None, help="shared data root (default: $DEID_CRF_DATA_DIR or ../shared/data)"
     )
     parser.add_argument(
-        "--train", nargs="+", default=["train"], metavar="SPLIT", help="MEDDOCAN splits to train on (default: train)"
+        "--train", nargs="+", default=None, metavar="SPLIT", help="MEDDOCAN splits to train on (default: train)"
     )
-    parser.add_argument("--eval", default="dev", metavar="SPLIT", help="split to evaluate on, or 'none' (default: dev)")
+    parser.add_argument("--eval", default=None, metavar="SPLIT", help="split to evaluate on, or 'none' (default: dev)")
     parser.add_argument(
         "--model-dir",
         type=Path,
         default=None,
         help="where to save the tagger (default: $DEID_CRF_MODEL_DIR or models/crf; models/svm for --kind svm)",
     )
-    parser.add_argument("--config", type=Path, default=None, help="TOML/JSON config file")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="run config: TOML ([tokenizer] [features] [model] [data]; configs/*.toml) or a saved model's config.json",
+    )
     parser.add_argument(
         "--features",
         choices=sorted(FEATURE_PRESETS),
         default=None,
-        help="CRF feature set: 'full' (POS, gazetteers, embeddings, document labels; the default without --config; "
-        "needs `make pos-model embeddings gazetteers`, which `make train-crf` runs first) or 'core' (no trained "
-        "resources: `make train-crf FEATURES=core`); overrides the config file's [features]",
+        help="feature set: 'full' (POS, gazetteers, embeddings, document labels; the CRF's default; needs "
+        "`make pos-model embeddings gazetteers`, which `make train-crf` runs first), 'core' (no trained "
+        "resources: `make train-crf FEATURES=core`) or 'svm' (the SVM's default); overrides the config's [features]",
     )
     parser.add_argument(
-        "--kind", choices=("crf", "svm"), default="crf", help="linear-chain CRF (default) or window SVM"
+        "--kind",
+        choices=MODEL_KINDS,
+        default=None,
+        help="CRF (default) or window SVM; overrides [model] kind",
     )
     parser.add_argument("--C", type=float, default=None, help="SVM regularisation (--kind svm; default 0.1)")
     parser.add_argument(
@@ -104,23 +152,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def apply_flags(config: RunConfig, args: argparse.Namespace) -> RunConfig:
+    """``config`` with the command line's settings on top."""
+    if args.kind and args.kind != config.model.kind:
+        config.model = ModelConfig(args.kind)
+        if not args.features and not args.config:
+            config.features = FEATURE_PRESETS[DEFAULT_PRESETS[args.kind]]()
+    if args.features:
+        config.features = FEATURE_PRESETS[args.features]()
+    flags = {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations, "min_freq": args.min_freq}
+    if config.model.kind == "svm":
+        flags = {"C": args.C, "classifier": args.classifier, "decoder": args.decoder, "class_weight": args.class_weight}
+    config.model.params.update({k: v for k, v in flags.items() if v is not None})
+    data = {"train": tuple(args.train) if args.train else None, "eval": args.eval}
+    config.data = replace(config.data, **{k: v for k, v in data.items() if v is not None})
+    return config
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
-    config = load_config(args.config)
-    overrides = {
-        k: v
-        for k, v in (
-            ("c1", args.c1),
-            ("c2", args.c2),
-            ("max_iterations", args.max_iterations),
-            ("min_freq", args.min_freq),
-        )
-        if v is not None
-    }
-    config.crf = replace(config.crf, **overrides)
-    if args.features or (args.kind == "crf" and not args.config):
-        config.features = FEATURE_PRESETS[args.features or DEFAULT_PRESET]()
+    config = apply_flags(load_config(args.config), args)
     missing = resources.missing_resources(config.features)
     if missing:
         print(
@@ -129,41 +181,27 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    root = args.data_dir or data_dir()
-    model_dir = args.model_dir or (Path("models/svm") if args.kind == "svm" else default_model_dir())
     try:
-        train_docs = read_splits(root, args.train)
-        eval_docs = [] if args.eval == "none" else read_splits(root, [args.eval])
+        tagger = build_tagger(config, args.n_jobs, not args.quiet, source=str(args.config or "command line"))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    root = args.data_dir or data_dir()
+    kind = config.model.kind
+    model_dir = args.model_dir or (Path("models/svm") if kind == "svm" else default_model_dir())
+    train_splits, eval_split = list(config.data.train), config.data.eval
+    try:
+        train_docs = read_splits(root, train_splits)
+        eval_docs = [] if eval_split == "none" else read_splits(root, [eval_split])
     except CorpusError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
-    if args.kind == "svm":
-        svm_params = {
-            k: v
-            for k, v in (
-                ("C", args.C),
-                ("classifier", args.classifier),
-                ("decoder", args.decoder),
-                ("class_weight", args.class_weight),
-            )
-            if v is not None
-        }
-        features = config.features if args.config else svm_feature_config()
-        tagger = WindowSVMTagger(config.tokenizer, features, n_jobs=args.n_jobs, **svm_params)
-    else:
-        tagger = DeidTagger(
-            tokenizer_config=config.tokenizer,
-            feature_config=config.features,
-            n_jobs=args.n_jobs,
-            verbose=not args.quiet,
-            **vars(config.crf),
-        )
-    log.info("training on %s: %d documents", "+".join(args.train), len(train_docs))
+    log.info("training on %s: %d documents", "+".join(train_splits), len(train_docs))
     started = time.perf_counter()
     tagger.fit(train_docs)
     log.info("trained in %.1f s", time.perf_counter() - started)
-    if args.kind == "svm":
+    if kind == "svm":
         state = "converged" if tagger.converged_ else "did NOT converge (raise max_iter, or lower C)"
         log.info("%s %s after %d iterations", tagger.classifier, state, tagger.n_iter_)
     tagger.save(model_dir)
@@ -174,12 +212,12 @@ def main(argv: list[str] | None = None) -> int:
 
         started = time.perf_counter()
         predicted = tagger.predict(eval_docs)
-        log.info("tagged %s (%d documents) in %.1f s", args.eval, len(eval_docs), time.perf_counter() - started)
+        log.info("tagged %s (%d documents) in %.1f s", eval_split, len(eval_docs), time.perf_counter() - started)
         system = [Document(d.doc_id, d.text, ents) for d, ents in zip(eval_docs, predicted, strict=False)]
         scores = score_documents(eval_docs, system)
-        print(f"== evaluation on {args.eval} ==")
+        print(f"== evaluation on {eval_split} ==")
         print(format_report(scores))
-        if args.kind == "svm":
+        if kind == "svm":
             from deid_crf.models.svm import decoding_report
 
             r = decoding_report(tagger, eval_docs)

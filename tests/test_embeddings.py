@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import fasttext  # a required dependency: its absence is a failure, not a skip
 import numpy as np
 import pytest
 from deid_crf.features.embedding import cluster_columns, nearest_centroid
@@ -14,8 +15,6 @@ from deid_crf import resources
 from deid_crf.config import FeatureConfig
 from deid_crf.resources.embeddings import CLUSTERS_FILE, VECTORS_FILE, Embeddings, kmeans_centroids
 from deid_crf.text.tokenizer import tokenize
-
-fasttext = pytest.importorskip("fasttext")
 
 
 @pytest.fixture(scope="module")

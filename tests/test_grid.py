@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import pickle
+import textwrap
 import time
 from pathlib import Path
 
@@ -37,13 +38,15 @@ EXTRA = [
 TIME_COLUMNS = {"featurize_seconds", "train_seconds", "tag_seconds"}
 # Tiny, fast training: a few L-BFGS iterations, a small hashed space for the SVM.
 CRF_GRID = """
-[crf]
+[[model]]
+kind = "crf"
 c1 = [0.01, 0.5]
 c2 = [0.01, 0.1]
 max_iterations = 5
 """
 SVM_GRID = """
-[svm]
+[[model]]
+kind = "svm"
 C = [0.1]
 n_features = 65536
 """
@@ -61,8 +64,11 @@ def data_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def write_grid(directory: Path, text: str, name: str = "grid.toml") -> Path:
+    """A grid file; points start from the core feature set (no trained resources)
+    unless the text names a preset."""
     path = directory / name
-    path.write_text(text, encoding="utf-8")
+    core = "" if "preset" in text or "[features]" in text else '[features]\npreset = "core"\n'
+    path.write_text(textwrap.dedent(text) + core, encoding="utf-8")
     return path
 
 
@@ -113,27 +119,27 @@ def test_shipped_example_grid_parses():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[crf]\nc3 = [1.0]\n", "unknown DeidTagger parameter 'c3'"),
-        ("[svm]\ngamma = [1.0]\n", "unknown WindowSVMTagger parameter 'gamma'"),
-        ('[crf]\nc1 = ["0.1"]\n', "crf.c1: expected float, got str"),
-        ("[crf]\nmax_iterations = [1.5]\n", "crf.max_iterations: expected int"),
-        ("[crf]\nall_possible_transitions = [1]\n", "expected bool"),
-        ("[crf]\nc1 = []\n", "crf.c1: no values to try"),
-        ("[crf]\nn_jobs = [2]\n", "crf.n_jobs: not a grid parameter"),
-        ("[crf]\nfeature_config = [1]\n", "features"),
-        ("[crf.features]\nwindoww = [1]\n", "unknown FeatureConfig field 'windoww'"),
-        ('[crf.features]\ngroups = [["lower", "nope"]]\n', "unknown feature group 'nope'"),
-        ('[crf.features]\nwindow_columns = ["nope"]\n', "window columns ['nope']"),
-        ("[crf.features]\nwindow = [[1]]\n", "crf.features.window: expected int"),
-        ("[[crf]]\nc1 = [0.1]\n[[crf]]\nc2 = [true]\n", "crf[1].c2: expected float"),
+        ('[[model]]\nkind = "crf"\nc3 = [1.0]\n', "unknown DeidTagger parameter 'c3'"),
+        ('[[model]]\nkind = "svm"\ngamma = [1.0]\n', "unknown WindowSVMTagger parameter 'gamma'"),
+        ('[[model]]\nkind = "crf"\nc1 = ["0.1"]\n', "model[0].c1: expected float, got str"),
+        ('[[model]]\nkind = "crf"\nmax_iterations = [1.5]\n', "model[0].max_iterations: expected int"),
+        ('[[model]]\nkind = "crf"\nall_possible_transitions = [1]\n', "expected bool"),
+        ('[[model]]\nkind = "crf"\nc1 = []\n', "model[0].c1: no values to try"),
+        ('[[model]]\nkind = "crf"\nn_jobs = [2]\n', "model[0].n_jobs: not a grid parameter"),
+        ('[[model]]\nkind = "crf"\nfeature_config = [1]\n', "features"),
+        ("[model.features]\nwindoww = [1]\n", "unknown FeatureConfig field 'windoww'"),
+        ('[model.features]\ngroups = [["lower", "nope"]]\n', "unknown feature group 'nope'"),
+        ('[model.features]\nwindow_columns = ["nope"]\n', "window columns ['nope']"),
+        ("[model.features]\nwindow = [[1]]\n", "model.features.window: expected int"),
+        ('[[model]]\nkind = "crf"\nc1 = [0.1]\n[[model]]\nkind = "crf"\nc2 = [true]\n', "model[1].c2: expected float"),
         ("[rnn]\nx = [1]\n", "unknown table(s) ['rnn']"),
-        ('[data]\nsplit = "dev"\n[crf]\n', "data: unknown key(s) ['split']"),
-        ("[data]\nfolds = 1\n[crf]\n", "data.folds: must be 0"),
-        ("[data]\nlimit = -1\n[crf]\n", "data.limit"),
-        ('[data]\neval = "train"\n[crf]\n', "also a training split"),
-        ('[data]\ntrain = "train"\n', "no model table"),
-        ("[crf]\nc1 = [0.1\n", "not valid TOML"),
-        ("crf = 3\n", "crf: expected a table"),
+        ('[data]\nsplit = "dev"\n[[model]]\nkind = "crf"\n', "data: unknown key(s) ['split']"),
+        ('[data]\nfolds = 1\n[[model]]\nkind = "crf"\n', "data.folds: must be 0"),
+        ('[data]\nlimit = -1\n[[model]]\nkind = "crf"\n', "data.limit"),
+        ('[data]\neval = "train"\n[[model]]\nkind = "crf"\n', "also a training split"),
+        ('[data]\ntrain = "train"\n', "no [model] table"),
+        ('[[model]]\nkind = "crf"\nc1 = [0.1\n', "not valid TOML"),
+        ("model = 3\n", "model: expected a table of parameter values"),
     ],
 )
 def test_config_errors_name_the_file_and_key(tmp_path: Path, text: str, expected: str):
@@ -149,12 +155,14 @@ def test_config_value_forms(tmp_path: Path):
     path = write_grid(
         tmp_path,
         """
-        [crf]
+        [[model]]
+kind = "crf"
         c1 = 1              # one value; an int is taken as a float
-        [crf.features]
+        [model.features]
         groups = ["lower", "shape", "field_label"]   # a flat list is one value
         window_columns = [["w"], ["w", "label"]]     # a list of lists, several
-        [svm]
+        [[model]]
+kind = "svm"
         class_weight = ["none", "balanced"]          # "none" is None where the default is None
         """,
     )
@@ -166,7 +174,9 @@ def test_config_value_forms(tmp_path: Path):
     assert [p.features.window_columns for p in crf] == [("w",), ("w", "label")]
     assert [p.params["class_weight"] for p in grid.points if p.kind == "svm"] == [None, "balanced"]
     # Overlapping sub-grids give each configuration once.
-    twice = write_grid(tmp_path, "[[crf]]\nc1 = [0.1, 0.2]\n[[crf]]\nc1 = [0.2, 0.3]\n", "twice.toml")
+    twice = write_grid(
+        tmp_path, '[[model]]\nkind = "crf"\nc1 = [0.1, 0.2]\n[[model]]\nkind = "crf"\nc1 = [0.2, 0.3]\n', "twice.toml"
+    )
     assert [p.params["c1"] for p in load_grid(twice).points] == [0.1, 0.2, 0.3]
     # Command-line overrides of [data] are checked like the file.
     assert load_grid(path, folds=3, limit=5).data.folds == 3
@@ -175,7 +185,7 @@ def test_config_value_forms(tmp_path: Path):
 
 
 def test_cli_reports_config_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    path = write_grid(tmp_path, "[crf]\nc3 = [1.0]\n", "typo.toml")
+    path = write_grid(tmp_path, '[[model]]\nkind = "crf"\nc3 = [1.0]\n', "typo.toml")
     assert grid_module.main([str(path), "--quiet", "--out", str(tmp_path / "r.csv")]) == 2
     err = capsys.readouterr().err
     assert f"error: {path}:" in err and "'c3'" in err
@@ -253,7 +263,7 @@ def test_cache_featurizes_once_per_feature_config_and_equals_no_cache(
     assert without_times(read_rows(tmp_path / "c.csv")) == without_times(sequential_rows)
 
     # A new window size is one new featurization, kept apart from the first.
-    wider = write_grid(tmp_path, CRF_GRID + "[crf.features]\nwindow = [1, 2]\n", "windows.toml")
+    wider = write_grid(tmp_path, CRF_GRID + "[model.features]\nwindow = [1, 2]\n", "windows.toml")
     rows = read_rows(tmp_path / "a.csv")
     run_grid(load_grid(wider), tmp_path / "a.csv", root=data_root, n_jobs=1, cache_dir=cache, progress=False)
     assert featurize_calls == {"crf": 6, "svm": 2}
@@ -346,7 +356,11 @@ def test_interrupted_run_resumes_without_rerunning(data_root: Path, tmp_path: Pa
 
 def test_subset_then_whole_grid_runs_only_new_points(data_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     out = tmp_path / "r.csv"
-    small = load_grid(write_grid(tmp_path, "[crf]\nc1 = [0.01]\nc2 = [0.01, 0.1]\nmax_iterations = 5\n", "small.toml"))
+    small = load_grid(
+        write_grid(
+            tmp_path, '[[model]]\nkind = "crf"\nc1 = [0.01]\nc2 = [0.01, 0.1]\nmax_iterations = 5\n', "small.toml"
+        )
+    )
     run_grid(small, out, root=data_root, n_jobs=1, cache_dir=tmp_path / "c", progress=False)
     ran: list[str] = []
     original = grid_module.run_point
@@ -379,7 +393,7 @@ def test_k_fold_featurizes_each_fold_once(data_root: Path, tmp_path: Path, featu
 def test_cli_runs_resumes_and_reports_failures_without_text(
     data_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
-    path = write_grid(tmp_path, "[crf]\nc1 = [0.1]\nmax_iterations = 5\n", "one.toml")
+    path = write_grid(tmp_path, '[[model]]\nkind = "crf"\nc1 = [0.1]\nmax_iterations = 5\n', "one.toml")
     argv = [str(path), "--data-dir", str(data_root), "--cache-dir", str(tmp_path / "c"), "--quiet", "--n-jobs", "1"]
     argv += ["--out", str(tmp_path / "r.csv")]
     assert grid_module.main(argv) == 0
@@ -389,7 +403,7 @@ def test_cli_runs_resumes_and_reports_failures_without_text(
     assert "0 point(s) run, 1 already" in capsys.readouterr().out
 
     # A value of the right type that the estimator refuses fails its point, named.
-    bad = write_grid(tmp_path, "[svm]\nclassifier = ['nope']\nn_features = 65536\n", "bad.toml")
+    bad = write_grid(tmp_path, "[[model]]\nkind = \"svm\"\nclassifier = ['nope']\nn_features = 65536\n", "bad.toml")
     argv[0] = str(bad)
     assert grid_module.main(argv) == 1
     captured = capsys.readouterr()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from deid_crf import train
-from deid_crf.config import TaggerConfig
+from deid_crf.config import RunConfig
 from deid_crf.io.brat import write_brat_dir
 from deid_crf.models.crf_tagger import DeidTagger
 from deid_crf.text.document import Document
@@ -25,7 +25,7 @@ def data_root(tmp_path: Path, tiny_corpus: list[Document], unseen_document: Docu
 
 def test_train_saves_model_and_prints_report(data_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     config = tmp_path / "crf.toml"
-    config.write_text("[features]\nwindow = 1\n\n[crf]\nc1 = 0.1\n", encoding="utf-8")
+    config.write_text('[features]\npreset = "core"\nwindow = 1\n\n[model]\nkind = "crf"\nc1 = 0.1\n', encoding="utf-8")
     argv = ["--data-dir", str(data_root), "--model-dir", str(tmp_path / "crf"), "--config", str(config)]
     assert train.main([*argv, "--max-iterations", "10", "--n-jobs", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
@@ -63,13 +63,19 @@ def test_default_features_need_built_resources(
 
 
 def test_load_config(tmp_path: Path):
-    assert train.load_config(None) == TaggerConfig()
+    assert train.load_config(None) == RunConfig()
     path = tmp_path / "c.json"
     path.write_text(json.dumps({"features": {"groups": ["lower", "shape"]}}), encoding="utf-8")
     assert train.load_config(path).features.groups == ("lower", "shape")
-    path.write_text(json.dumps({"crf": {"c3": 1.0}}), encoding="utf-8")
-    with pytest.raises(SystemExit, match=r"c\.json: unknown CRFConfig keys: \['c3'\]"):
+    path.write_text(json.dumps({"crf": {"c1": 1.0}}), encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"c\.json: unknown table\(s\) \['crf'\]"):
         train.load_config(path)
+    path.write_text(json.dumps({"features": {"window": "wide"}}), encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"c\.json: features\.window: expected int, got str"):
+        train.load_config(path)
+    path.write_text(json.dumps({"model": {"kind": "crf", "c3": 1.0}}), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"c\.json: unknown crf parameter\(s\) \['c3'\]"):
+        train.build_tagger(train.load_config(path), n_jobs=1, verbose=False, source=str(path))
     with pytest.raises(SystemExit, match="cannot read config"):
         train.load_config(tmp_path / "missing.toml")
 
@@ -90,3 +96,34 @@ def test_feature_presets_name_registered_groups_and_override_the_config(data_roo
     assert DeidTagger.load(tmp_path / "crf").feature_config.groups == FeatureConfig().groups
     with pytest.raises(SystemExit):
         train.main([*argv, "--features", "everything"])
+
+
+def test_a_saved_models_config_trains_the_same_model_again(data_root: Path, tmp_path: Path):
+    """A saved model's config.json is a run config: training from it reproduces the model."""
+    config = tmp_path / "crf.toml"
+    config.write_text('[features]\npreset = "core"\nwindow = 1\n\n[model]\nc1 = 0.1\nmax_iterations = 5\n')
+    first, second = tmp_path / "first", tmp_path / "second"
+    common = ["--data-dir", str(data_root), "--eval", "none", "--n-jobs", "1", "--quiet"]
+    assert train.main([*common, "--config", str(config), "--model-dir", str(first)]) == 0
+    assert train.main([*common, "--config", str(first / "config.json"), "--model-dir", str(second)]) == 0
+    saved = [json.loads((d / "config.json").read_text(encoding="utf-8")) for d in (first, second)]
+    assert saved[0] == saved[1]
+    assert (first / "model.crfsuite").read_bytes() == (second / "model.crfsuite").read_bytes()
+    reloaded = train.load_config(first / "config.json")
+    assert (reloaded.features.window, reloaded.model.params["c1"], reloaded.model.params["max_iterations"]) == (
+        1,
+        0.1,
+        5,
+    )
+
+
+@pytest.mark.parametrize("name", ["crf.toml", "crf-core.toml", "svm.toml"])
+def test_shipped_configs_parse_and_build_their_estimator(name: str):
+    repo = Path(__file__).resolve().parents[1]
+    config = train.load_config(repo / "configs" / name)
+    tagger = train.build_tagger(config, n_jobs=1, verbose=False, source=name)
+    assert type(tagger).__name__ == {"crf": "DeidTagger", "svm": "WindowSVMTagger"}[config.model.kind]
+    assert tagger.feature_config == config.features
+    if name == "crf.toml":  # the file states the defaults: the same as no config at all
+        default = train.build_tagger(train.load_config(None), n_jobs=1, verbose=False)
+        assert tagger.get_params() == default.get_params()

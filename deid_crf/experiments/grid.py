@@ -41,7 +41,7 @@ from sklearn.base import BaseEstimator
 from sklearn.model_selection import KFold
 from tqdm.auto import tqdm
 
-from deid_crf.config import data_dir, default_cache_dir
+from deid_crf.config import DEFAULT_PRESETS, data_dir, default_cache_dir
 from deid_crf.experiments.grid_cache import (
     TrainingInput,
     code_hash,
@@ -51,7 +51,7 @@ from deid_crf.experiments.grid_cache import (
     open_cache,
     resources_hash,
 )
-from deid_crf.experiments.grid_config import KINDS, RUNNER_PARAMS, DataSpec, GridConfig, GridPoint, load_grid
+from deid_crf.experiments.grid_config import RUNNER_PARAMS, DataSpec, GridConfig, GridPoint, load_grid
 from deid_crf.io.brat import read_brat_dir
 from deid_crf.io.files import atomic_write_text
 from deid_crf.scoring.meddocan import score_documents
@@ -184,8 +184,12 @@ def run_point(
 
 def describe(point: GridPoint) -> str:
     """The point's kind and the settings its grid gives it (no data)."""
-    changed = {k: v for k, v in asdict(point.features).items() if v != getattr(KINDS[point.kind].default_features(), k)}
-    settings = [f"{k}={v}" for k, v in point.params.items()] + [f"features.{k}={v}" for k, v in changed.items()]
+    base = point.base_features()
+    changed = {k: v for k, v in asdict(point.features).items() if v != getattr(base, k)}
+    preset = [f"features.preset={point.preset}"] if point.preset and point.preset != DEFAULT_PRESETS[point.kind] else []
+    settings = (
+        [f"{k}={v}" for k, v in point.params.items()] + preset + [f"features.{k}={v}" for k, v in changed.items()]
+    )
     return f"{point.kind} {' '.join(settings)}".strip()
 
 

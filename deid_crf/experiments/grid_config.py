@@ -1,10 +1,11 @@
 """Grid-search configuration files: parse a TOML grid and expand it into points.
 
-A grid file has a ``[data]`` table and one table per model kind (``[crf]``, ``[svm]``)
-whose keys are estimator hyper-parameters and whose ``features`` sub-table holds
-:class:`~deid_crf.config.FeatureConfig` fields; every key lists the values to try and
-a kind's points are the product of its lists. An array of tables (``[[crf]]``) declares
-several sub-grids of one kind, as scikit-learn's list of parameter grids::
+A grid file is a run configuration (:class:`deid_crf.config.RunConfig`: ``[tokenizer]``,
+``[features]``, ``[model]``, ``[data]``) in which hyper-parameters and feature settings
+list the values to try; a model table's points are the product of its lists. An array
+of tables (``[[model]]``) declares several sub-grids, as scikit-learn's list of
+parameter grids; each may have its own ``[model.features]``, on top of the file's
+``[features]``::
 
     [data]
     train = ["train"]   # MEDDOCAN splits to train on
@@ -12,11 +13,17 @@ several sub-grids of one kind, as scikit-learn's list of parameter grids::
     folds = 0           # K >= 2: K-fold cross-validation on train + eval instead
     limit = 0           # at most this many documents of each split (0: all)
 
-    [crf]
+    [features]
+    preset = "core"     # the feature set every point starts from
+
+    [[model]]
+    kind = "crf"
     c1 = [0.03, 0.1]
     c2 = [0.01, 0.05]
 
-    [crf.features]
+    [[model]]
+    kind = "crf"
+    [model.features]
     window = [1, 2]
 
 Hyper-parameters are checked against the estimator's ``get_params()``, so any
@@ -37,9 +44,16 @@ from typing import Any
 from sklearn.base import BaseEstimator
 
 from deid_crf import resources
-from deid_crf.config import FeatureConfig, TokenizerConfig, svm_feature_config
-from deid_crf.models.crf_tagger import DeidTagger
-from deid_crf.models.svm import WindowSVMTagger
+from deid_crf.config import (
+    DEFAULT_PRESETS,
+    FEATURE_PRESETS,
+    MODEL_KINDS,
+    DataConfig,
+    FeatureConfig,
+    RunConfig,
+    TokenizerConfig,
+)
+from deid_crf.models import ESTIMATORS
 from deid_crf.text.tokenizer import Tokenizer
 
 
@@ -56,8 +70,7 @@ class ModelKind:
 
 
 KINDS: dict[str, ModelKind] = {
-    "crf": ModelKind(DeidTagger, FeatureConfig),
-    "svm": ModelKind(WindowSVMTagger, svm_feature_config),
+    kind: ModelKind(ESTIMATORS[kind], FEATURE_PRESETS[DEFAULT_PRESETS[kind]]) for kind in MODEL_KINDS
 }
 # Estimator parameters the runner sets itself: configs come from the ``features``
 # table, and each point runs on one core (points run in parallel instead).
@@ -74,15 +87,8 @@ NONE = "none"
 _PROBE_TEXT = "Edad: 63 años.\nAcude a consulta."
 
 
-@dataclass(frozen=True)
-class DataSpec:
-    """Which documents train and score every point."""
-
-    train: tuple[str, ...] = ("train",)
-    eval: str = "dev"
-    folds: int = 0  # >= 2: K-fold cross-validation over train + eval documents
-    limit: int = 0  # at most this many documents of each split; 0 = all
-    seed: int = 0  # shuffling of the folds
+# Which documents train and score every point: the ``[data]`` table of the run config.
+DataSpec = DataConfig
 
 
 @dataclass
@@ -92,12 +98,18 @@ class GridPoint:
     kind: str
     params: dict[str, Any]  # hyper-parameters the grid sets (others keep their defaults)
     features: FeatureConfig
+    tokenizer: TokenizerConfig = field(default_factory=TokenizerConfig)
+    preset: str = ""  # the feature preset the point starts from ("": the kind's default)
 
     def estimator(self) -> BaseEstimator:
         """A fresh, unfitted estimator for this point (one core)."""
         return KINDS[self.kind].estimator(
-            tokenizer_config=TokenizerConfig(), feature_config=self.features, n_jobs=1, **self.params
+            tokenizer_config=self.tokenizer, feature_config=self.features, n_jobs=1, **self.params
         )
+
+    def base_features(self) -> FeatureConfig:
+        """The feature set the point's ``features`` settings change."""
+        return FEATURE_PRESETS[self.preset or DEFAULT_PRESETS[self.kind]]()
 
     def full_params(self) -> dict[str, Any]:
         """Every parameter of the point's estimator, defaults included, as plain
@@ -201,14 +213,19 @@ def _check_features(path: Path, where: str, config: FeatureConfig) -> None:
         raise _error(path, where, f"{type(exc).__name__}: {exc}") from None
 
 
-def _expand(path: Path, kind: str, table: Any, where: str) -> list[GridPoint]:
+def _expand(
+    path: Path, table: Any, where: str, base_features: dict[str, Any], tokenizer: TokenizerConfig
+) -> list[GridPoint]:
     if not isinstance(table, dict):
         raise _error(path, where, "expected a table of parameter values")
+    kind = table.get("kind", "crf")
+    if kind not in KINDS:
+        raise _error(path, f"{where}.kind", f"must be one of {sorted(KINDS)}, not {kind!r}")
     spec = KINDS[kind]
     defaults = spec.estimator().get_params(deep=False)
     axes: list[tuple[str, str, list[Any]]] = []  # (target, name, values)
     for name, value in table.items():
-        if name == "features":
+        if name in ("features", "kind"):
             continue
         if name in RUNNER_PARAMS:
             raise _error(path, f"{where}.{name}", f"not a grid parameter ({RUNNER_PARAMS[name]})")
@@ -216,10 +233,14 @@ def _expand(path: Path, kind: str, table: Any, where: str) -> list[GridPoint]:
             known = sorted(set(defaults) - set(RUNNER_PARAMS))
             raise _error(path, where, f"unknown {spec.estimator.__name__} parameter {name!r}; known: {known}")
         axes.append(("params", name, _choices(path, f"{where}.{name}", value, defaults[name])))
-    base = spec.default_features()
-    features = table.get("features", {})
-    if not isinstance(features, dict):
+    own = table.get("features", {})
+    if not isinstance(own, dict):
         raise _error(path, f"{where}.features", "expected a table of FeatureConfig fields")
+    features = {**base_features, **own}
+    preset = features.pop("preset", DEFAULT_PRESETS[kind])
+    if preset not in FEATURE_PRESETS:
+        raise _error(path, f"{where}.features.preset", f"must be one of {sorted(FEATURE_PRESETS)}, not {preset!r}")
+    base = FEATURE_PRESETS[preset]()
     for name, value in features.items():
         if name not in {f.name for f in fields(FeatureConfig)}:
             known = sorted(f.name for f in fields(FeatureConfig))
@@ -231,32 +252,37 @@ def _expand(path: Path, kind: str, table: Any, where: str) -> list[GridPoint]:
         chosen = {"params": {}, "features": {}}
         for (target, name, _), value in zip(axes, combination, strict=True):
             chosen[target][name] = value
-        points.append(GridPoint(kind, chosen["params"], replace(base, **chosen["features"])))
+        point_features = replace(base, **chosen["features"])
+        points.append(GridPoint(kind, chosen["params"], point_features, tokenizer, preset))
     return points
 
 
 def parse_grid(path: Path, data: dict[str, Any]) -> GridConfig:
     """Expand a grid already read from ``path`` (errors name ``path``)."""
-    unknown = sorted(set(data) - {"data", *KINDS})
+    unknown = sorted(set(data) - {"data", "tokenizer", "features", "model"})
     if unknown:
-        raise _error(path, "", f"unknown table(s) {unknown}; expected 'data' and model kinds {sorted(KINDS)}")
+        raise _error(path, "", f"unknown table(s) {unknown}; expected data, tokenizer, features, model")
     spec = _parse_data(path, data.get("data", {}))
+    try:
+        tokenizer = RunConfig.from_dict({"tokenizer": data.get("tokenizer", {})}, str(path)).tokenizer
+    except ValueError as exc:
+        raise GridConfigError(str(exc)) from None
+    base_features = data.get("features", {})
+    if not isinstance(base_features, dict):
+        raise _error(path, "features", "expected a table of FeatureConfig fields")
+    tables = data.get("model")
+    if tables is None:
+        raise _error(path, "", "no [model] table: nothing to search")
     points: list[GridPoint] = []
-    for kind in KINDS:
-        tables = data.get(kind)
-        if tables is None:
-            continue
-        if isinstance(tables, list):
-            for i, table in enumerate(tables):
-                points.extend(_expand(path, kind, table, f"{kind}[{i}]"))
-        else:
-            points.extend(_expand(path, kind, tables, kind))
-    if not points:
-        raise _error(path, "", f"no model table ({', '.join(f'[{k}]' for k in KINDS)}): nothing to search")
+    if isinstance(tables, list):
+        for i, table in enumerate(tables):
+            points.extend(_expand(path, table, f"model[{i}]", base_features, tokenizer))
+    else:
+        points.extend(_expand(path, tables, "model", base_features, tokenizer))
     checked: list[FeatureConfig] = []
     for point in points:
         if point.features not in checked:
-            _check_features(path, f"{point.kind}.features", point.features)
+            _check_features(path, "features", point.features)
             checked.append(point.features)
     return GridConfig(path, spec, _unique(points))
 

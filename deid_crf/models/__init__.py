@@ -10,6 +10,8 @@ from deid_crf.models.svm import WindowSVMTagger
 from deid_crf.models.crf_tagger import CONFIG_FILE, DeidTagger, ModelNotFoundError
 
 Tagger = DeidTagger | WindowSVMTagger
+# Model kind (``[model] kind`` of a run config) → estimator class.
+ESTIMATORS: dict[str, type[DeidTagger] | type[WindowSVMTagger]] = {"crf": DeidTagger, "svm": WindowSVMTagger}
 
 
 def load_model(directory: str | os.PathLike, n_jobs: int | None = 1) -> Tagger:

@@ -1,0 +1,71 @@
+"""The project's multi-format evaluation notes (evaluation/notes): well-formed, complete,
+and kept apart from every source of training text."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+
+from deid_crf.io.brat import read_brat_dir
+from deid_crf.io.markup import MEDDOCAN_TYPES, parse_markup, to_brat
+from deid_crf.text.tokenizer import Tokenizer
+
+NOTES = Path(__file__).resolve().parents[1] / "evaluation" / "notes"
+HALVES = ("dev", "test")
+NGRAM = 8
+
+
+def formats(half: str) -> collections.Counter[str]:
+    return collections.Counter(p.stem.rsplit("-", 1)[0] for p in (NOTES / "markup" / half).glob("*.md"))
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_brat_files_are_the_converted_markup(half: str):
+    sources = sorted((NOTES / "markup" / half).glob("*.md"))
+    assert sources, f"no markup in {half}"
+    for source in sources:
+        text, spans = parse_markup(source.read_text(encoding="utf-8"), source.name)
+        assert (NOTES / half / f"{source.stem}.txt").read_text(encoding="utf-8") == text, source.name
+        assert (NOTES / half / f"{source.stem}.ann").read_text(encoding="utf-8") == to_brat(text, spans), source.name
+    assert {p.stem for p in (NOTES / half).glob("*.txt")} == {p.stem for p in sources}
+
+
+def test_size_formats_and_types_as_promised():
+    docs = {half: read_brat_dir(NOTES / half) for half in HALVES}
+    assert sum(len(d) for d in docs.values()) >= 40
+    assert sum(len(doc.entities) for d in docs.values() for doc in d) >= 600
+    assert len(formats("dev") + formats("test")) >= 10
+    assert set(formats("dev")) == set(formats("test")), "every format in both halves"
+    for half, half_docs in docs.items():
+        types = {e.type for doc in half_docs for e in doc.entities}
+        assert types == MEDDOCAN_TYPES, f"{half} lacks {sorted(MEDDOCAN_TYPES - types)}"
+
+
+def ngrams(texts: list[str], n: int = NGRAM) -> set[tuple[str, ...]]:
+    table = Tokenizer()(texts)
+    words = [t.lower() for t in table.tokens.tolist()]
+    grams: set[tuple[str, ...]] = set()
+    for a, b in table.doc_bounds.tolist():
+        grams.update(tuple(words[i : i + n]) for i in range(a, b - n + 1))
+    return grams
+
+
+def test_ngram_check_finds_a_shared_sequence():
+    shared = "el paciente acude a urgencias por dolor torácico de dos horas"
+    assert ngrams([f"Texto previo. {shared}."]) & ngrams([f"{shared} y fiebre."])
+    assert not ngrams(["uno dos tres cuatro cinco seis siete ocho"]) & ngrams(
+        ["ocho siete seis cinco cuatro tres dos uno"]
+    )
+
+
+@pytest.mark.slow
+def test_no_eight_token_sequence_of_the_notes_is_in_the_training_text(data_dir: Path):
+    """The notes are test data: none of their 8-token sequences occurs in the text the
+    default model trains on (MEDDOCAN train and dev)."""
+    notes = [doc.text for half in HALVES for doc in read_brat_dir(NOTES / half)]
+    training = [doc.text for split in ("train", "dev") for doc in read_brat_dir(data_dir / "meddocan" / split)]
+    overlap = ngrams(notes) & ngrams(training)
+    # Only generic clinical boilerplate may coincide; report counts, never the text.
+    assert not overlap, f"{len(overlap)} shared {NGRAM}-token sequences"
