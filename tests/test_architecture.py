@@ -141,3 +141,15 @@ def test_importing_the_package_or_the_features_stays_light():
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_pyproject_lists_every_package():
+    """setuptools installs only the packages pyproject.toml names: a package left out
+    (or a module named as a package) breaks the install, so the list is checked here."""
+    import tomllib
+
+    declared = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    )
+    packages = {name for name, path in modules().items() if path.name == "__init__.py"}
+    assert declared == packages
