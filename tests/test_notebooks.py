@@ -31,12 +31,16 @@ train = ["train"]
 eval = "dev"
 limit = {GRID_LIMIT}
 
-[crf]
+[[model]]
+kind = "crf"
 c1 = [0.03, 0.3]
 c2 = [0.01, 0.1]
 max_iterations = [10]
+[model.features]
+preset = "core"
 
-[svm]
+[[model]]
+kind = "svm"
 C = [0.1]
 """
 
