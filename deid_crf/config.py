@@ -120,7 +120,7 @@ class CRFConfig:
     # Chosen on dev (train on train): c1 ∈ {0.02, 0.03, 0.05, 0.1}, c2 ∈ {0.01, 0.05, 0.1}
     # all gave subtask-1 F1 0.957–0.959; 150 iterations was no better than 100 and 1.7× slower.
     c1: float = hyper_parameter(
-        0.03, "Coefficient of the L1 penalty of the CRF weights (CRFsuite L-BFGS, OWL-QN when > 0)."
+        0.03, "Coefficient of the L1 penalty of the CRF weights (CRFsuite L-BFGS, run as OWL-QN when c1 > 0)."
     )
     c2: float = hyper_parameter(0.05, "Coefficient of the L2 penalty of the CRF weights (CRFsuite L-BFGS).")
     max_iterations: int = hyper_parameter(100, "Maximum number of L-BFGS iterations of CRF training.")
