@@ -18,6 +18,7 @@ import re
 from dataclasses import fields
 
 import joblib
+import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
@@ -205,6 +206,10 @@ def test_inputs_are_checked_at_the_edge(estimator, tiny_corpus, fake_phi):
         assert not any(name in str(error.value) for name in fake_phi)
     with pytest.raises(ValueError, match="empty"):
         clone(estimator).fit([])
+    expected = fitted.predict(tiny_corpus[:2])
+    for samples in (tuple(tiny_corpus[:2]), iter(tiny_corpus[:2]), np.array(tiny_corpus[:2], dtype=object)):
+        assert fitted.predict(samples) == expected
+    assert fitted.tag_texts(d.text for d in tiny_corpus[:2]) == expected
 
 
 def test_crf_hyper_parameters_are_checked_before_featurizing(tiny_corpus):

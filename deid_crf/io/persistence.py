@@ -113,7 +113,8 @@ def write_model_dir(
     renamed to ``directory``. An existing model there is replaced only once the new one
     is complete; a non-empty ``directory`` that holds no model is refused
     (``FileExistsError``) and left as it is."""
-    directory = Path(directory)
+    given = Path(directory)
+    directory = Path(os.path.abspath(given))  # "." or "models/.." have a name and a parent too
     if directory.exists() and not directory.is_dir():
         raise FileExistsError(f"{directory} exists and is not a directory; refusing to replace it")
     if directory.is_dir() and any(directory.iterdir()) and not is_model_dir(directory):
@@ -135,7 +136,7 @@ def write_model_dir(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return directory
+    return given
 
 
 def _move_into_place(staging: Path, directory: Path) -> None:

@@ -6,9 +6,9 @@ model file + bundled resources) and loads without executing code.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -100,7 +100,7 @@ class DeidTagger(TaggerBase):
         """Every token's CRF attributes as compact integer codes."""
         return pipeline.featurizer.attribute_codes(table)
 
-    def fit_featurized(self, features: AttributeCodes, labels: np.ndarray) -> DeidTagger:
+    def fit_featurized(self, features: AttributeCodes, labels: np.ndarray) -> Self:
         """Train the CRF on the output of :meth:`featurize` (e.g. from a cache)."""
         self._check_params()
         token_labels = np.asarray(labels).tolist()
@@ -131,9 +131,8 @@ class DeidTagger(TaggerBase):
 
     # -- persistence ---------------------------------------------------------------
     def _write_model(self, directory: Path, config: TaggerConfig) -> dict[str, Any]:
-        config.crf = self.crf_config()
         self.model_.save(directory)
-        return {"config": config.to_dict(), "entity_types": self.entity_types_}
+        return {"config": replace(config, crf=self.crf_config()).to_dict(), "entity_types": self.entity_types_}
 
     @classmethod
     def _from_config(cls, meta: dict[str, Any], config: TaggerConfig) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 from scipy import sparse
@@ -152,7 +152,7 @@ class WindowSVMTagger(TaggerBase):
     def _training_inputs(self, pipeline: Pipeline, table: TokenTable) -> sparse.csr_matrix:
         return self._matrix(pipeline, table)
 
-    def fit_featurized(self, matrix: sparse.csr_matrix, labels: np.ndarray) -> WindowSVMTagger:
+    def fit_featurized(self, matrix: sparse.csr_matrix, labels: np.ndarray) -> Self:
         """Train on the output of :meth:`featurize` (e.g. from a cache)."""
         self._check_params()
         model = self._classifier(matrix.shape[0])
