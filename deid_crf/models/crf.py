@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from dataclasses import asdict
 from numbers import Real
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
-from deid_crf.config import CRFConfig, documents
+from deid_crf.config import CRFConfig, documents, from_params
 from deid_crf.models.crf_decode import CRFWeights
 
 MODEL_FILE = "model.crfsuite"
@@ -81,15 +82,9 @@ class CRFModel(BaseEstimator):
         self._check_params()
         if len(X) != len(y):
             raise ValueError(f"{len(X)} sequences but {len(y)} label sequences")
-        crf = sklearn_crfsuite.CRF(
-            algorithm="lbfgs",
-            c1=self.c1,
-            c2=self.c2,
-            max_iterations=self.max_iterations,
-            all_possible_transitions=self.all_possible_transitions,
-            min_freq=self.min_freq,
-            trainer_cls=_ProgressTrainer,
-        )
+        # CRFConfig's fields are named as sklearn-crfsuite's options.
+        options = asdict(from_params(CRFConfig, self.get_params(deep=False)))
+        crf = sklearn_crfsuite.CRF(algorithm="lbfgs", **options, trainer_cls=_ProgressTrainer)
         _ProgressTrainer.progress = tqdm(
             total=self.max_iterations,
             desc="CRF L-BFGS",
