@@ -7,9 +7,13 @@ dataclasses so they serialise to the JSON saved next to a model.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field, fields, replace
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 # Abbreviations after which a full stop does not end a sentence (compared lower-cased).
 # Titles, address words and administrative abbreviations of Spanish; not units ("mg/dl."
@@ -101,17 +105,122 @@ FEATURE_PRESETS = {"core": FeatureConfig, "full": full_feature_config, "svm": sv
 DEFAULT_PRESET = "full"
 
 
+def hyper_parameter(default: Any, doc: str) -> Any:
+    """A config field whose default and meaning are declared together: the estimators
+    that take it use the default, and their docstrings the meaning (:func:`documents`)."""
+    return field(default=default, metadata={"doc": doc})
+
+
 @dataclass
 class CRFConfig:
-    """Hyper-parameters of the linear-chain CRF (L-BFGS training)."""
+    """Hyper-parameters of the linear-chain CRF: CRFsuite's L-BFGS training (the
+    defaults of :class:`~deid_crf.models.crf_tagger.DeidTagger` and
+    :class:`~deid_crf.models.crf.CRFModel`)."""
 
     # Chosen on dev (train on train): c1 ∈ {0.02, 0.03, 0.05, 0.1}, c2 ∈ {0.01, 0.05, 0.1}
     # all gave subtask-1 F1 0.957–0.959; 150 iterations was no better than 100 and 1.7× slower.
-    c1: float = 0.03
-    c2: float = 0.05
-    max_iterations: int = 100
-    all_possible_transitions: bool = True
-    min_freq: int = 1
+    c1: float = hyper_parameter(
+        0.03, "Coefficient of the L1 penalty of the CRF weights (CRFsuite L-BFGS, run as OWL-QN when c1 > 0)."
+    )
+    c2: float = hyper_parameter(0.05, "Coefficient of the L2 penalty of the CRF weights (CRFsuite L-BFGS).")
+    max_iterations: int = hyper_parameter(100, "Maximum number of L-BFGS iterations of CRF training.")
+    all_possible_transitions: bool = hyper_parameter(
+        True,
+        "Give the CRF a transition weight for every pair of labels, also pairs never seen "
+        "in training, which it can then learn to penalize (CRFsuite feature.possible_transitions).",
+    )
+    min_freq: int = hyper_parameter(
+        1, "Drop CRF attributes seen fewer times than this in training (CRFsuite feature.minfreq)."
+    )
+
+
+@dataclass
+class SVMConfig:
+    """Hyper-parameters of the window SVM
+    (:class:`~deid_crf.models.svm.WindowSVMTagger`)."""
+
+    n_features: int = hyper_parameter(
+        2**20,
+        "Columns of the hashed one-hot feature matrix (each attribute string is hashed to a "
+        "column); featurization depends on it.",
+    )
+    C: float = hyper_parameter(
+        0.1,
+        "Inverse strength of the L2 penalty: liblinear's C for ``linear_svc`` and saga's for "
+        "``logistic_regression``; ``sgd`` uses alpha = 1 / (C n_samples), the same objective.",
+    )
+    class_weight: str | None = hyper_parameter(
+        None, "Weights of the label classes in the loss: None (all 1) or 'balanced' (all classifiers)."
+    )
+    max_iter: int = hyper_parameter(2000, "Maximum number of solver iterations (liblinear, SGD epochs or saga passes).")
+    classifier: str = hyper_parameter(
+        "linear_svc",
+        "The linear classifier: 'linear_svc' (liblinear, squared hinge loss), 'sgd' (hinge loss, "
+        "SGDClassifier) or 'logistic_regression' (saga, one multinomial model).",
+    )
+    decoder: str = hyper_parameter(
+        "viterbi",
+        "From token scores to BIO labels: 'viterbi' picks, per sentence, the valid BIO sequence "
+        "with the largest summed decision score; 'repair' takes each token's best label and "
+        "turns an orphan I-X into B-X (Cotik et al.).",
+    )
+
+
+@dataclass
+class POSConfig:
+    """Hyper-parameters of the built-in POS tagger
+    (:class:`~deid_crf.resources.pos.PosTagger`): one liblinear ``LinearSVC`` per head."""
+
+    n_features: int = hyper_parameter(
+        2**18, "Columns of the hashed one-hot feature matrix (each attribute string is hashed to a column)."
+    )
+    C: float = hyper_parameter(0.1, "Inverse strength of the L2 penalty of each head's LinearSVC (liblinear).")
+    max_iter: int = hyper_parameter(2000, "Maximum number of liblinear iterations of each head's LinearSVC.")
+
+
+def from_params(config: Callable[..., T], params: Mapping[str, Any]) -> T:
+    """The ``config`` dataclass with each of its fields taken from ``params`` (e.g. an
+    estimator's ``get_params()``)."""
+    return config(**{f.name: params[f.name] for f in fields(config)})
+
+
+def _default_text(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1024 and value & (value - 1) == 0:
+        return f"2**{value.bit_length() - 1}"
+    return repr(value)
+
+
+def parameters_doc(config: type, indent: str = "") -> str:
+    """numpydoc ``Parameters`` entries for the fields of ``config``: name, type,
+    default and the meaning declared with :func:`hyper_parameter`."""
+    entries = []
+    for f in fields(config):
+        kind = str(f.type).replace(" | ", " or ")
+        default = "" if f.default is MISSING else f", default={_default_text(f.default)}"
+        body = textwrap.fill(
+            f.metadata.get("doc", ""), width=88, initial_indent=indent + "    ", subsequent_indent=indent + "    "
+        )
+        entries.append(f"{indent}{f.name} : {kind}{default}\n{body}")
+    return "\n".join(entries)
+
+
+def documents(*configs: type) -> Callable[[T], T]:
+    """Class decorator: each line ``{Name}`` of the class docstring, where ``Name`` is
+    one of ``configs``, becomes the :func:`parameters_doc` entries of that config, so an
+    estimator documents the hyper-parameters it takes from a config where they are declared."""
+
+    def fill(cls: T) -> T:
+        lines = []
+        names = {f"{{{config.__name__}}}": config for config in configs}
+        for line in (cls.__doc__ or "").split("\n"):
+            config = names.pop(line.strip(), None)
+            lines.append(line if config is None else parameters_doc(config, line[: len(line) - len(line.lstrip())]))
+        if names:
+            raise ValueError(f"{cls.__name__} docstring has no line {sorted(names)}")
+        cls.__doc__ = "\n".join(lines)
+        return cls
+
+    return fill
 
 
 def _from_dict(cls: type, data: dict[str, Any]) -> Any:

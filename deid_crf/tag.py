@@ -49,7 +49,7 @@ from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
-from deid_crf.models.crf_tagger import ModelNotFoundError
+from deid_crf.models import ModelNotFoundError
 
 log = logging.getLogger("deid_crf")
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from deid_crf.models.crf_tagger import DeidTagger
+from deid_crf.resources.pos_data import TaggedSentence
 from deid_crf.text.document import Document, Entity
 
 REPO = Path(__file__).resolve().parents[1]
@@ -86,6 +87,20 @@ def tiny_tagger(tiny_corpus: list[Document]) -> DeidTagger:
 @pytest.fixture(scope="session")
 def tiny_model_dir(tiny_tagger: DeidTagger, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tiny_tagger.save(tmp_path_factory.mktemp("model") / "crf")
+
+
+@pytest.fixture(scope="session")
+def pos_sentences() -> list[TaggedSentence]:
+    """Tiny POS training data: 60 tagged sentences of one invented shape."""
+    nouns = ["paciente", "médico", "dolor", "fiebre", "hospital", "análisis", "tratamiento", "informe"]
+    verbs = ["presenta", "refiere", "niega", "muestra", "requiere"]
+    sentences = []
+    for i in range(60):
+        forms = ["El", nouns[i % 8], verbs[i % 5], str(i), nouns[(i + 3) % 8], "."]
+        upos = ["DET", "NOUN", "VERB", "NUM", "NOUN", "PUNCT"]
+        tags = ["DA", "NC", "VM", "Z", "NC", "FP"]
+        sentences.append(TaggedSentence(forms, upos, tags, f"d{i}"))
+    return sentences
 
 
 @pytest.fixture(scope="session")

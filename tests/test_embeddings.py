@@ -99,7 +99,7 @@ def test_svm_appends_unit_fasttext_vectors_as_dense_columns(tiny_embeddings: Pat
     features = replace(svm_feature_config(), embedding_vectors=True, embeddings_model=str(tiny_embeddings))
     model = WindowSVMTagger(feature_config=features, n_features=2**12).fit(tiny_corpus)
     table = tokenize(["Ingresa en el Hospital zzz."])
-    matrix = model._matrix(table)
+    matrix = model._matrix(model._pipeline(), table)
     assert matrix.shape == (len(table), 2**12 + 8)
     dense = matrix[:, 2**12 :].toarray()
     norms = np.linalg.norm(dense, axis=1)

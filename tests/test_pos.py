@@ -52,20 +52,8 @@ def test_readers(tmp_path: Path):
     assert sentence.doc_id == "es-S1"
 
 
-def synthetic_sentences() -> list[TaggedSentence]:
-    nouns = ["paciente", "médico", "dolor", "fiebre", "hospital", "análisis", "tratamiento", "informe"]
-    verbs = ["presenta", "refiere", "niega", "muestra", "requiere"]
-    sentences = []
-    for i in range(60):
-        forms = ["El", nouns[i % 8], verbs[i % 5], str(i), nouns[(i + 3) % 8], "."]
-        upos = ["DET", "NOUN", "VERB", "NUM", "NOUN", "PUNCT"]
-        tags = ["DA", "NC", "VM", "Z", "NC", "FP"]
-        sentences.append(TaggedSentence(forms, upos, tags, f"d{i}"))
-    return sentences
-
-
-def test_fit_save_load_predict(tmp_path: Path):
-    sentences = synthetic_sentences()
+def test_fit_save_load_predict(tmp_path: Path, pos_sentences: list[TaggedSentence]):
+    sentences = pos_sentences
     tagger = PosTagger(n_features=2**14).fit(sentences[:50])
     assert accuracy(tagger, sentences[50:])["upos"] == 1.0
     tagger.save(tmp_path / "pos")
@@ -89,8 +77,8 @@ def test_accuracy_floor_on_held_out_clinical_gold(data_dir: Path):
     assert accuracy(tagger, test)["upos"] >= 0.92
 
 
-def test_pos_group_is_bundled_with_a_saved_tagger(tmp_path: Path, tiny_corpus, unseen_document):
-    pos_dir = PosTagger(n_features=2**14).fit(synthetic_sentences()).save(tmp_path / "pos")
+def test_pos_group_is_bundled_with_a_saved_tagger(tmp_path: Path, tiny_corpus, unseen_document, pos_sentences):
+    pos_dir = PosTagger(n_features=2**14).fit(pos_sentences).save(tmp_path / "pos")
     config = replace(
         FeatureConfig(),
         groups=(*FeatureConfig().groups, "pos"),

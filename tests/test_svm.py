@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 from deid_crf.featurization.featurizer import Featurizer
-from deid_crf.models import load_model
-from deid_crf.models.crf_tagger import DeidTagger, ModelNotFoundError
+from deid_crf.models import DeidTagger, ModelNotFoundError, load_model
 from deid_crf.models.svm import WindowSVMTagger
 from deid_crf.tag import main as tag_main
 from deid_crf.text.document import Document, Entity

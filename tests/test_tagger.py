@@ -10,8 +10,8 @@ import pytest
 from sklearn.base import clone
 
 from deid_crf.config import CRFConfig
+from deid_crf.models import CONFIG_FILE, DeidTagger, ModelNotFoundError
 from deid_crf.models.crf import CRFModel
-from deid_crf.models.crf_tagger import CONFIG_FILE, DeidTagger, ModelNotFoundError
 from deid_crf.text.document import Document, Entity
 
 

@@ -27,7 +27,8 @@ from deid_crf.config import data_dir, full_feature_config
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.io.brat import read_brat_dir
 from deid_crf.models import load_model
-from deid_crf.models.crf_tagger import DeidTagger, _Pipeline
+from deid_crf.models.base import Pipeline
+from deid_crf.models.crf_tagger import DeidTagger
 from deid_crf.models.svm import WindowSVMTagger
 from deid_crf.parallel import effective_jobs, map_chunks
 from deid_crf.text.tokenizer import Tokenizer
@@ -48,7 +49,7 @@ TARGETS = {
 class _CountTokens:
     """Featurize a chunk in a worker and return only its token count."""
 
-    def __init__(self, pipeline: _Pipeline):
+    def __init__(self, pipeline: Pipeline):
         self.pipeline = pipeline
 
     def __call__(self, texts: list[str]) -> int:
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     results["tokenize_featurize_1proc_tok_s"] = n_tokens / best_time(
         lambda: featurizer.crf_items(tokenizer(texts)), args.repeat
     )
-    pipeline = _Pipeline(tokenizer.config, featurizer.config)
+    pipeline = Pipeline(tokenizer.config, featurizer.config)
     # As tagging uses it: each worker tokenizes and featurizes its chunk and keeps the
     # result. One extra (first) call warms the worker pool up.
     results["tokenize_featurize_all_cores_tok_s"] = n_tokens / best_time(

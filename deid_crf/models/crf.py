@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from dataclasses import asdict
+from numbers import Real
 from pathlib import Path
 
 import pycrfsuite
 import sklearn_crfsuite
 from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
-from deid_crf.config import CRFConfig
+from deid_crf.config import CRFConfig, documents, from_params
 from deid_crf.models.crf_decode import CRFWeights
 
 MODEL_FILE = "model.crfsuite"
@@ -31,10 +34,25 @@ class _ProgressTrainer(pycrfsuite.Trainer):
             self.progress.set_postfix(loss=f"{info.get('loss', 0):.0f}", refresh=False)
 
 
+@documents(CRFConfig)
 class CRFModel(BaseEstimator):
     """Sequence labeller: ``fit(X, y)`` on lists of sentences, where a sentence is a
     list of tokens and a token a list of attribute strings; ``predict(X)`` returns
-    label lists. Hyper-parameters are CRFsuite's L-BFGS options."""
+    label lists. Trained with CRFsuite's L-BFGS through sklearn-crfsuite.
+
+    Parameters
+    ----------
+    {CRFConfig}
+    verbose : bool, default=False
+        Show the L-BFGS iterations of ``fit`` on a progress bar.
+
+    Attributes
+    ----------
+    crf_ : sklearn_crfsuite.CRF
+        The trained CRF (its model file is CRFsuite's own format).
+    classes_ : list of str
+        The labels the CRF can predict.
+    """
 
     def __init__(
         self,
@@ -52,18 +70,21 @@ class CRFModel(BaseEstimator):
         self.min_freq = min_freq
         self.verbose = verbose
 
+    def _check_params(self) -> None:
+        """Refuse hyper-parameters CRFsuite cannot train with, before any work."""
+        for name, low in (("c1", 0), ("c2", 0), ("max_iterations", 1), ("min_freq", 0)):
+            value = getattr(self, name)
+            if not isinstance(value, Real) or not value >= low:
+                raise ValueError(f"{name} must be a number >= {low}, not {value!r}")
+
     def fit(self, X: Sequence, y: Sequence) -> CRFModel:
+        """Learn from the sentences ``X`` and their label sequences ``y``."""
+        self._check_params()
         if len(X) != len(y):
             raise ValueError(f"{len(X)} sequences but {len(y)} label sequences")
-        crf = sklearn_crfsuite.CRF(
-            algorithm="lbfgs",
-            c1=self.c1,
-            c2=self.c2,
-            max_iterations=self.max_iterations,
-            all_possible_transitions=self.all_possible_transitions,
-            min_freq=self.min_freq,
-            trainer_cls=_ProgressTrainer,
-        )
+        # CRFConfig's fields are named as sklearn-crfsuite's options.
+        options = asdict(from_params(CRFConfig, self.get_params(deep=False)))
+        crf = sklearn_crfsuite.CRF(algorithm="lbfgs", **options, trainer_cls=_ProgressTrainer)
         _ProgressTrainer.progress = tqdm(
             total=self.max_iterations,
             desc="CRF L-BFGS",
@@ -83,6 +104,8 @@ class CRFModel(BaseEstimator):
         return self
 
     def predict(self, X: Sequence) -> list[list[str]]:
+        """The label sequence of each sentence of ``X``."""
+        check_is_fitted(self)
         tagger = self.crf_.tagger_
         return [tagger.tag(xseq) for xseq in X]
 
@@ -90,16 +113,19 @@ class CRFModel(BaseEstimator):
         """The trained weights as arrays, for the numpy decoder of :mod:`deid_crf.models.crf_decode`
         (read from CRFsuite on first use, then kept: tagging workers receive them with
         the model instead of each reading them again)."""
+        check_is_fitted(self)
         if getattr(self, "_weights", None) is None:
             self._weights = CRFWeights.from_tagger(self.crf_.tagger_)
         return self._weights
 
     def predict_marginals(self, X: Sequence) -> list[list[dict[str, float]]]:
         """Per-token label probabilities."""
+        check_is_fitted(self)
         return list(self.crf_.predict_marginals(X))
 
     def save(self, directory: str | Path) -> None:
         """Copy CRFsuite's own model file into ``directory``."""
+        check_is_fitted(self)
         shutil.copyfile(self.crf_.modelfile.name, Path(directory) / MODEL_FILE)
 
     @classmethod

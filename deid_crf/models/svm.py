@@ -9,85 +9,97 @@ from integer arrays (``Featurizer.hashed_matrix``: no per-token dicts, no
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import time
 import warnings
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any, Self
 
 import numpy as np
 from scipy import sparse
-from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.svm import LinearSVC
+from sklearn.utils.validation import check_is_fitted
 
-from deid_crf.text import bio
 from deid_crf import resources
-from deid_crf.config import FeatureConfig, TaggerConfig, TokenizerConfig, svm_feature_config
-from deid_crf.text.document import Document, Entity
-from deid_crf.featurization.featurizer import Featurizer
-from deid_crf.parallel import map_chunks
-from deid_crf.text.tokenizer import Tokenizer
+from deid_crf.config import (
+    FeatureConfig,
+    SVMConfig,
+    TaggerConfig,
+    TokenizerConfig,
+    documents,
+    from_params,
+    svm_feature_config,
+)
+from deid_crf.io.persistence import ModelFormat, load_arrays, save_arrays
+from deid_crf.models.base import Pipeline, TaggerBase, check_documents, entity_types
+from deid_crf.scoring.meddocan import score_documents
+from deid_crf.text import bio
+from deid_crf.text.document import Document
 from deid_crf.text.table import TokenTable
 
-CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "weights.npz"
-FORMAT_NAME = "deid-crf-svm"
 CLASSIFIERS = ("linear_svc", "sgd", "logistic_regression")
 DECODERS = ("viterbi", "repair")
 
 
-class _SVMChunkTagger:
-    """Tags one chunk of texts inside a worker; returns entities with confidences."""
-
-    def __init__(self, model: WindowSVMTagger):
-        self.model = model
-
-    def __call__(self, texts: Sequence[str]) -> list[list[tuple[Entity, float]]]:
-        table = self.model.tokenizer()(texts)
-        labels, confidence = self.model._label_table(table)
-        cumulative = np.concatenate(([0.0], np.cumsum(confidence)))
-        scored = []
-        for d, entities in enumerate(bio.decode(table, labels)):
-            a, b = table.doc_bounds[d]
-            first = a + np.searchsorted(table.start[a:b], [e.start for e in entities])
-            last = a + np.searchsorted(table.end[a:b], [e.end for e in entities])
-            mean = (cumulative[last + 1] - cumulative[first]) / np.maximum(last + 1 - first, 1)
-            scored.append(list(zip(entities, mean.tolist(), strict=True)))
-        return scored
-
-
-class WindowSVMTagger(BaseEstimator):
+@documents(SVMConfig)
+class WindowSVMTagger(TaggerBase):
     """Token-by-token linear classifier over hashed window features, decoded to
     valid BIO spans.
 
-    ``classifier``: ``linear_svc`` (liblinear, the default), ``sgd`` (hinge loss,
-    ``SGDClassifier``) or ``logistic_regression`` (saga, one multinomial model).
-    ``decoder``: ``viterbi`` picks, per sentence, the valid BIO sequence with the
-    largest summed decision score (:func:`bio.best_valid_labels`); ``repair`` takes
-    each token's best label and applies the BIO repair of Cotik et al. (an orphan
-    ``I-X`` becomes ``B-X``). With ``FeatureConfig.embedding_vectors`` the centre
-    token's fastText vector is appended as dense columns, as in the paper.
+    A scikit-learn estimator over :class:`~deid_crf.text.document.Document` objects
+    (:class:`~deid_crf.models.base.TaggerBase`). With ``FeatureConfig.embedding_vectors``
+    the centre token's fastText vector is appended as dense columns, as in the paper.
+    Confidence of an entity: the softmax probability of the chosen label over the
+    decision scores, averaged over the entity's tokens (a ranking score, not a
+    calibrated probability, except with logistic regression).
 
-    ``n_jobs`` is the number of processes used for tagging; training is one
-    solver run. Confidence of an entity: the softmax probability of the chosen
-    label over the decision scores, averaged over the entity's tokens (a ranking
-    score, not a calibrated probability, except with logistic regression).
+    Parameters
+    ----------
+    tokenizer_config : TokenizerConfig or None, default=None
+        How texts are cut into tokens and sentences; None: ``TokenizerConfig()``.
+    feature_config : FeatureConfig or None, default=None
+        Feature groups and token window; None: ``svm_feature_config()`` (more window
+        columns than the CRF's default).
+    {SVMConfig}
+    n_jobs : int or None, default=1
+        Processes used to tag (``predict``, ``score``, ``tag_texts``); -1: all cores.
+        Training is one solver run.
+
+    Attributes
+    ----------
+    coef_ : scipy.sparse.csr_matrix of shape (n_classes, n_columns)
+        The weights of each label (float32).
+    intercept_ : numpy.ndarray of shape (n_classes,)
+        The bias of each label.
+    classes_ : list of str
+        The BIO labels, in the order of the rows of ``coef_``.
+    entity_types_ : list of str
+        The entity types the model can predict, sorted.
+    n_iter_ : int
+        Solver iterations of ``fit`` (the largest over the labels).
+    converged_ : bool
+        Whether the solver stopped before ``max_iter``.
+    fit_seconds_ : float
+        Wall time of the solver run of ``fit``.
     """
+
+    model_format = ModelFormat("deid-crf-svm", 1, "svm")
+    featurization_params = ("tokenizer_config", "feature_config", "n_features")
 
     def __init__(
         self,
         tokenizer_config: TokenizerConfig | None = None,
         feature_config: FeatureConfig | None = None,
-        n_features: int = 2**20,
-        C: float = 0.1,
-        class_weight: str | None = None,
-        max_iter: int = 2000,
-        classifier: str = "linear_svc",
-        decoder: str = "viterbi",
+        n_features: int = SVMConfig.n_features,
+        C: float = SVMConfig.C,
+        class_weight: str | None = SVMConfig.class_weight,
+        max_iter: int = SVMConfig.max_iter,
+        classifier: str = SVMConfig.classifier,
+        decoder: str = SVMConfig.decoder,
         n_jobs: int | None = 1,
     ):
         self.tokenizer_config = tokenizer_config
@@ -100,16 +112,8 @@ class WindowSVMTagger(BaseEstimator):
         self.decoder = decoder
         self.n_jobs = n_jobs
 
-    def tokenizer(self) -> Tokenizer:
-        return Tokenizer(self.tokenizer_config)
-
-    def _matrix(self, table: TokenTable) -> sparse.csr_matrix:
-        features = self.feature_config or svm_feature_config()
-        matrix = resources.featurizer(features).hashed_matrix(table, self.n_features)
-        if not features.embedding_vectors:
-            return matrix
-        dense = resources.embedding_vectors(features, table)
-        return sparse.hstack([matrix, sparse.csr_matrix(dense)], format="csr")
+    def _default_feature_config(self) -> FeatureConfig:
+        return svm_feature_config()
 
     def _check_params(self) -> None:
         if self.classifier not in CLASSIFIERS:
@@ -135,24 +139,20 @@ class WindowSVMTagger(BaseEstimator):
             C=self.C, class_weight=self.class_weight, max_iter=self.max_iter, solver="saga", random_state=0
         )
 
-    # Parameters that :meth:`featurize` depends on: points of a grid search that share
-    # them share one featurization (``deid_crf.experiments.grid``).
-    featurization_params = ("tokenizer_config", "feature_config", "n_features")
+    # -- training ------------------------------------------------------------------
+    def _matrix(self, pipeline: Pipeline, table: TokenTable) -> sparse.csr_matrix:
+        """The hashed one-hot features of every token (plus the dense embedding columns)."""
+        matrix = pipeline.featurizer.hashed_matrix(table, self.n_features)
+        features = pipeline.featurizer.config
+        if not features.embedding_vectors:
+            return matrix
+        dense = resources.embedding_vectors(features, table)
+        return sparse.hstack([matrix, sparse.csr_matrix(dense)], format="csr")
 
-    def fit(self, X: Sequence[Document], y: None = None) -> WindowSVMTagger:
-        self._check_params()
-        return self.fit_featurized(*self.featurize(X))
+    def _training_inputs(self, pipeline: Pipeline, table: TokenTable) -> sparse.csr_matrix:
+        return self._matrix(pipeline, table)
 
-    def featurize(self, X: Sequence[Document]) -> tuple[sparse.csr_matrix, np.ndarray]:
-        """What :meth:`fit` trains on: the feature matrix and the BIO label of every
-        token. Depends only on :attr:`featurization_params`."""
-        docs = list(X)
-        if not docs:
-            raise ValueError("cannot fit on an empty document list")
-        table = self.tokenizer()([d.text for d in docs])
-        return self._matrix(table), bio.encode(table, [d.entities for d in docs]).astype(str)
-
-    def fit_featurized(self, matrix: sparse.csr_matrix, labels: np.ndarray) -> WindowSVMTagger:
+    def fit_featurized(self, matrix: sparse.csr_matrix, labels: np.ndarray) -> Self:
         """Train on the output of :meth:`featurize` (e.g. from a cache)."""
         self._check_params()
         model = self._classifier(matrix.shape[0])
@@ -167,15 +167,20 @@ class WindowSVMTagger(BaseEstimator):
         self.coef_ = sparse.csr_matrix(model.coef_.astype(np.float32))
         self.intercept_ = model.intercept_.astype(np.float32)
         self.classes_ = [str(c) for c in model.classes_]
-        self.entity_types_ = sorted({c[2:] for c in self.classes_ if c != bio.OUTSIDE})
+        self.entity_types_ = entity_types(self.classes_)
         return self
 
-    def _label_table(self, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
-        """Predicted label and its softmax confidence for every token."""
+    # -- tagging -------------------------------------------------------------------
+    def _scores(self, pipeline: Pipeline, table: TokenTable) -> np.ndarray:
+        """The decision score of every label for every token."""
+        return np.asarray((self._matrix(pipeline, table) @ self.coef_.T).todense()) + self.intercept_
+
+    def _labels_with_confidence(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
+        """The decoded label of every token and its softmax probability over the scores."""
         if len(table) == 0:
             return np.zeros(0, dtype=object), np.zeros(0)
-        scores = np.asarray((self._matrix(table) @ self.coef_.T).todense()) + self.intercept_
-        if getattr(self, "decoder", "repair") == "viterbi":
+        scores = self._scores(pipeline, table)
+        if self.decoder == "viterbi":
             labels = bio.best_valid_labels(scores, self.classes_, table)
             index = {c: i for i, c in enumerate(self.classes_)}
             best = np.fromiter((index[c] for c in labels.tolist()), dtype=np.int64, count=len(labels))
@@ -187,86 +192,36 @@ class WindowSVMTagger(BaseEstimator):
         confidence = np.exp(scores[np.arange(len(best)), best] - top) / exp.sum(axis=1)
         return labels, confidence
 
-    def tag_texts_with_confidence(
-        self, texts: Sequence[str], n_jobs: int | None = None
-    ) -> list[list[tuple[Entity, float]]]:
-        if not texts:
-            return []
-        parts = map_chunks(_SVMChunkTagger(self), list(texts), self.n_jobs if n_jobs is None else n_jobs)
-        return [entities for part in parts for entities in part]
-
-    def tag_texts(self, texts: Sequence[str], n_jobs: int | None = None) -> list[list[Entity]]:
-        return [[e for e, _ in doc] for doc in self.tag_texts_with_confidence(texts, n_jobs)]
-
-    def predict(self, X: Sequence[Document]) -> list[list[Entity]]:
-        return self.tag_texts([d.text for d in X])
-
-    def score(self, X: Sequence[Document], y: None = None) -> float:
-        """MEDDOCAN subtask-1 (NER) F1 on documents with gold entities."""
-        from deid_crf.scoring.meddocan import score_documents
-
-        docs = list(X)
-        predicted = [Document(d.doc_id, d.text, e) for d, e in zip(docs, self.predict(docs), strict=True)]
-        return score_documents(docs, predicted).ner.f1
-
-    def save(self, directory: str | os.PathLike) -> Path:
-        """Write ``config.json`` and ``weights.npz`` (non-zero weights only)."""
-        directory = Path(directory)
-        if directory.exists() and not (directory / CONFIG_FILE).is_file() and any(directory.iterdir()):
-            raise FileExistsError(f"{directory} exists and does not hold a model; refusing to replace it")
-        directory.mkdir(parents=True, exist_ok=True)
-        features = self.feature_config or svm_feature_config()
-        for field in resources.PATH_FIELDS:
-            shutil.rmtree(directory / field, ignore_errors=True)
-        features = resources.bundle(features, directory)
-        config = TaggerConfig(tokenizer=self.tokenizer_config or TokenizerConfig(), features=features).to_dict()
-        config.pop("crf")
+    # -- persistence ---------------------------------------------------------------
+    def _write_model(self, directory: Path, config: TaggerConfig) -> dict[str, Any]:
+        """``weights.npz`` (the non-zero weights only)."""
         coef = self.coef_.tocsr()
-        tmp = directory / f".{WEIGHTS_FILE}.tmp.npz"
-        np.savez_compressed(
-            tmp,
-            data=coef.data,
-            indices=coef.indices,
-            indptr=coef.indptr,
-            shape=np.array(coef.shape),
-            intercept=self.intercept_,
-        )
-        os.replace(tmp, directory / WEIGHTS_FILE)
-        meta = {
-            "format": FORMAT_NAME,
-            "version": 1,
-            "kind": "svm",
-            "config": config,
-            "params": {
-                "n_features": self.n_features,
-                "C": self.C,
-                "class_weight": self.class_weight,
-                "classifier": self.classifier,
-                "decoder": self.decoder,
-            },
-            "classes": self.classes_,
+        arrays = {
+            "data": coef.data,
+            "indices": coef.indices,
+            "indptr": coef.indptr,
+            "shape": np.array(coef.shape),
+            "intercept": self.intercept_,
         }
-        text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
-        (directory / CONFIG_FILE).write_text(text, encoding="utf-8")
-        return directory
+        save_arrays(directory / WEIGHTS_FILE, arrays)
+        saved = config.to_dict()
+        saved.pop("crf")
+        params = asdict(from_params(SVMConfig, self.get_params(deep=False)))
+        return {"config": saved, "params": params, "classes": self.classes_}
 
     @classmethod
-    def load(cls, directory: str | os.PathLike, n_jobs: int | None = 1) -> WindowSVMTagger:
-        directory = Path(directory)
-        meta = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
-        if meta.get("format") != FORMAT_NAME:
-            raise ValueError(f"{directory / CONFIG_FILE}: not a {FORMAT_NAME} model")
-        config = TaggerConfig.from_dict(meta["config"])
-        config.features = resources.resolve(config.features, directory)
+    def _from_config(cls, meta: dict[str, Any], config: TaggerConfig) -> tuple[dict[str, Any], dict[str, Any]]:
         # Models saved before the Viterbi decoder existed were decoded by repair.
         params = {"classifier": "linear_svc", "decoder": "repair", **meta["params"]}
-        model = cls(config.tokenizer, config.features, n_jobs=n_jobs, **params)
-        with np.load(directory / WEIGHTS_FILE, allow_pickle=False) as w:
-            model.coef_ = sparse.csr_matrix((w["data"], w["indices"], w["indptr"]), shape=tuple(w["shape"]))
-            model.intercept_ = w["intercept"]
-        model.classes_ = list(meta["classes"])
-        model.entity_types_ = sorted({c[2:] for c in model.classes_ if c != bio.OUTSIDE})
-        return model
+        classes = [str(c) for c in meta["classes"]]
+        return params, {"classes_": classes, "entity_types_": entity_types(classes)}
+
+    def _load_model_files(self, directory: Path) -> None:
+        weights = load_arrays(directory / WEIGHTS_FILE)
+        self.coef_ = sparse.csr_matrix(
+            (weights["data"], weights["indices"], weights["indptr"]), shape=tuple(weights["shape"])
+        )
+        self.intercept_ = weights["intercept"]
 
 
 def decoding_report(model: WindowSVMTagger, docs: Sequence[Document]) -> dict[str, int | float]:
@@ -278,11 +233,11 @@ def decoding_report(model: WindowSVMTagger, docs: Sequence[Document]) -> dict[st
     repair), ``repair`` (Cotik et al.: orphans start an entity) and ``viterbi`` (the
     best valid BIO sequence). Only counts are returned, never text.
     """
-    from deid_crf.scoring.meddocan import score_documents
-
-    docs = list(docs)
-    table = model.tokenizer()([d.text for d in docs])
-    scores = np.asarray((model._matrix(table) @ model.coef_.T).todense()) + model.intercept_
+    check_is_fitted(model)
+    docs = check_documents(docs)
+    pipeline = model._pipeline()
+    table = pipeline.tokenizer([d.text for d in docs])
+    scores = model._scores(pipeline, table)
     best = np.array(model.classes_, dtype=object)[scores.argmax(axis=1)]
     repaired = bio.repair(best, table)
     orphans = np.array([a != b for a, b in zip(best.tolist(), repaired.tolist(), strict=True)])

@@ -14,7 +14,6 @@ A model is a directory with ``config.json`` and ``weights.npz`` (no pickle).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -25,17 +24,24 @@ from pathlib import Path
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.svm import LinearSVC
+from sklearn.utils.validation import check_is_fitted
 
-from deid_crf.config import FeatureConfig, TaggerConfig, data_dir
+from deid_crf.config import FeatureConfig, POSConfig, TaggerConfig, data_dir, documents
 from deid_crf.features.encoding import Coded
 from deid_crf.featurization.featurizer import Featurizer
+from deid_crf.io.persistence import (
+    ModelFormat,
+    invalid_config,
+    load_arrays,
+    read_model_dir,
+    save_arrays,
+    write_model_dir,
+)
 from deid_crf.resources.pos_data import TaggedSentence, read_conllu, read_spaccc, spaccc_doc_id
 from deid_crf.text.table import TokenTable
 
 HEADS = ("upos", "eagles2")
-CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "weights.npz"
-FORMAT_NAME = "deid-crf-pos"
 
 # Features of the tagger itself (not the NER feature configuration).
 POS_FEATURES = FeatureConfig(
@@ -80,10 +86,34 @@ def upos_per_sentence(tagger, sentences: Sequence[Sequence[str]]) -> list[list[s
     return out
 
 
+@documents(POSConfig)
 class PosTagger(BaseEstimator):
-    """Token-level linear POS tagger with a UPOS and an EAGLES-2 head."""
+    """Token-level linear POS tagger with a UPOS and an EAGLES-2 head.
 
-    def __init__(self, n_features: int = 2**18, C: float = 0.1, max_iter: int = 2000):
+    ``fit(sentences)`` learns from :class:`~deid_crf.resources.pos_data.TaggedSentence`
+    objects; each head is a liblinear ``LinearSVC`` over the same hashed features.
+
+    Parameters
+    ----------
+    {POSConfig}
+
+    Attributes
+    ----------
+    features_ : FeatureConfig
+        The features the tagger was trained on (``POS_FEATURES`` at training time).
+    coef_ : dict of str to numpy.ndarray
+        Per head, the weights of shape (n_classes, n_features).
+    intercept_ : dict of str to numpy.ndarray
+        Per head, the bias of each class.
+    classes_ : dict of str to list of str
+        Per head, its tags in the order of the rows of ``coef_``.
+    """
+
+    model_format = ModelFormat("deid-crf-pos", 1, "pos", build_hint="run `make pos-model`")
+
+    def __init__(
+        self, n_features: int = POSConfig.n_features, C: float = POSConfig.C, max_iter: int = POSConfig.max_iter
+    ):
         self.n_features = n_features
         self.C = C
         self.max_iter = max_iter
@@ -92,6 +122,13 @@ class PosTagger(BaseEstimator):
         return Featurizer(self.features_).hashed_matrix(table, self.n_features)
 
     def fit(self, sentences: Sequence[TaggedSentence]) -> PosTagger:
+        """Learn both heads from tagged sentences (tokens without a tag are left out)."""
+        sentences = list(sentences)
+        if not sentences:
+            raise ValueError("cannot fit on an empty sentence list")
+        for i, sentence in enumerate(sentences):
+            if not isinstance(sentence, TaggedSentence):
+                raise TypeError(f"sentences[{i}] is a {type(sentence).__name__}, not a TaggedSentence")
         self.features_ = POS_FEATURES
         table = table_from_sentences([s.forms for s in sentences])
         X = self._matrix(table)
@@ -116,6 +153,7 @@ class PosTagger(BaseEstimator):
 
     def predict_codes(self, table: TokenTable, heads: Sequence[str] = HEADS) -> dict[str, Coded]:
         """Per head, every token's tag as a code into that head's classes."""
+        check_is_fitted(self)
         weights, intercepts = self._stacked_weights(tuple(heads))
         scores = Featurizer(self.features_).hashed_scores(table, weights)
         scores += intercepts
@@ -137,42 +175,34 @@ class PosTagger(BaseEstimator):
 
     def predict(self, sentences: Sequence[Sequence[str]]) -> list[list[str]]:
         """UPOS tags of pre-tokenized sentences."""
+        check_is_fitted(self)
         return upos_per_sentence(self, sentences)
 
     def save(self, directory: str | os.PathLike) -> Path:
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        meta = {
-            "format": FORMAT_NAME,
-            "version": 1,
-            "params": self.get_params(),
-            "features": asdict(self.features_),
-            "classes": self.classes_,
-        }
-        arrays = {f"coef_{h}": self.coef_[h] for h in HEADS} | {f"intercept_{h}": self.intercept_[h] for h in HEADS}
-        tmp = directory / f".{WEIGHTS_FILE}.tmp.npz"
-        np.savez_compressed(tmp, **arrays)
-        os.replace(tmp, directory / WEIGHTS_FILE)
-        (directory / CONFIG_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        return directory
+        """Save to ``directory`` (``config.json`` and ``weights.npz``), replacing an
+        existing model only once the new one is completely written."""
+        check_is_fitted(self)
+
+        def write(staging: Path) -> dict:
+            arrays = {f"coef_{h}": self.coef_[h] for h in HEADS} | {f"intercept_{h}": self.intercept_[h] for h in HEADS}
+            save_arrays(staging / WEIGHTS_FILE, arrays)
+            return {"params": self.get_params(), "features": asdict(self.features_), "classes": self.classes_}
+
+        return write_model_dir(directory, self.model_format, write)
 
     @classmethod
     def load(cls, directory: str | os.PathLike) -> PosTagger:
         """Load a tagger saved by :meth:`save` (JSON + ``.npz``; no pickle)."""
         directory = Path(directory)
-        config = directory / CONFIG_FILE
-        if not config.is_file():
-            raise FileNotFoundError(f"no POS model in {directory}; run `make pos-model`")
-        meta = json.loads(config.read_text(encoding="utf-8"))
-        if meta.get("format") != FORMAT_NAME:
-            raise ValueError(f"{config}: not a {FORMAT_NAME} model")
-        tagger = cls(**meta["params"])
-        # Featurize exactly as the saved model was trained, whatever the current defaults.
-        tagger.features_ = TaggerConfig.from_dict({"features": meta["features"]}).features
-        with np.load(directory / WEIGHTS_FILE, allow_pickle=False) as weights:
-            tagger.coef_ = {h: weights[f"coef_{h}"] for h in HEADS}
-            tagger.intercept_ = {h: weights[f"intercept_{h}"] for h in HEADS}
-        tagger.classes_ = {h: list(meta["classes"][h]) for h in HEADS}
+        meta = read_model_dir(directory, cls.model_format)
+        with invalid_config(directory):
+            tagger = cls(**meta["params"])
+            # Featurize exactly as the saved model was trained, whatever the current defaults.
+            tagger.features_ = TaggerConfig.from_dict({"features": meta["features"]}).features
+            tagger.classes_ = {h: list(meta["classes"][h]) for h in HEADS}
+        weights = load_arrays(directory / WEIGHTS_FILE)
+        tagger.coef_ = {h: weights[f"coef_{h}"] for h in HEADS}
+        tagger.intercept_ = {h: weights[f"intercept_{h}"] for h in HEADS}
         return tagger
 
 
