@@ -344,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if name not in wanted:
             continue
         path = args.out / f"{name}.png"
-        fig.savefig(path, dpi=args.dpi)
+        fig.savefig(path, dpi=args.dpi, bbox_inches="tight")
         print(f"wrote {path}")
     for reason in skipped:
         print(f"skipped {reason}", file=sys.stderr)
