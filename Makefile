@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks grid-search bench-dask lint clean
+.PHONY: help install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
 
 .DEFAULT_GOAL := help
 
@@ -65,7 +65,7 @@ alignment: install
 gazetteers: install
 	$(PY) -m deid_crf.gazetteers.build --data-dir $(DATA_DIR) --out gazetteers/lists
 
-## Built-in POS tagger in models/pos from SPACCC + UD GSD/PUD (see README, "Part-of-speech tagger").
+## Built-in POS tagger in models/pos from SPACCC + UD GSD/PUD (docs/resources.md).
 pos-model: models/pos/config.json
 models/pos/config.json: | install
 	$(PY) -m deid_crf.resources.pos train --data-dir $(DATA_DIR) --model models/pos
@@ -79,7 +79,7 @@ models/embeddings/clusters.npz: | install
 ablation: install pos-model embeddings gazetteers
 	$(PY) -m deid_crf.experiments.ablation --data-dir $(DATA_DIR)
 
-## Rule layer on dev: model alone vs with the regex recognizers under each priority (README table).
+## Rule layer on dev: model alone vs with the regex recognizers under each priority (table in docs/deidentification.md).
 rules-table: install
 	$(PY) -m deid_crf.experiments.rules_table --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
@@ -88,12 +88,26 @@ GRID ?= configs/grid-example.toml
 grid-search: install
 	$(PY) -m deid_crf.experiments.grid $(GRID) --data-dir $(DATA_DIR) --n-jobs $(N_JOBS)
 
-## Execute the notebooks with full settings into notebooks/out/ (executed copies + figures/, git-ignored).
-## Uses $(MODEL_DIR) for the error analysis when it holds a model, else trains the CRF there.
+## Execute the notebooks with papermill, full settings, into notebooks/out/ (executed copies + figures/, git-ignored).
+## The error analysis uses $(MODEL_DIR) when it holds a model, else trains the default CRF itself.
 NOTEBOOKS ?= notebooks/grid_search.ipynb notebooks/error_analysis.ipynb notebooks/learning_curve.ipynb
 notebooks: install
-	$(PY) -m deid_crf.experiments.notebooks $(NOTEBOOKS) --out-dir notebooks/out -p data_dir $(abspath $(DATA_DIR)) \
-		$(if $(wildcard $(MODEL_DIR)/config.json),-p model_dir $(abspath $(MODEL_DIR)))
+	@mkdir -p notebooks/out
+	@set -e; for nb in $(NOTEBOOKS); do \
+		model=; \
+		if [ "$$(basename $$nb)" = error_analysis.ipynb ] && [ -f $(MODEL_DIR)/config.json ]; then \
+			model="-p model_dir $(abspath $(MODEL_DIR))"; fi; \
+		echo "papermill $$nb notebooks/out/$$(basename $$nb)"; \
+		$(VENV)/bin/papermill $$nb notebooks/out/$$(basename $$nb) --cwd notebooks/out --no-progress-bar \
+			-p data_dir $(abspath $(DATA_DIR)) $$model; \
+	done
+
+## Documentation figures as PNG in docs/figures/: confusion matrix, per-type scores and false negatives of
+## $(MODEL_DIR) on dev (skipped without a model), a learning curve (trains four core-feature CRFs on 25 to 200
+## documents, about a minute) and the c1 x c2 heat map of results/grid-example.csv (skipped until make grid-search).
+figures: install
+	$(PY) -m deid_crf.experiments.figures --data-dir $(DATA_DIR) --model $(MODEL_DIR) \
+		--grid-csv results/$(basename $(notdir $(GRID))).csv --out docs/figures
 
 ## Lint and format check (ruff), as CI runs it.
 lint: install

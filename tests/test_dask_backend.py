@@ -278,7 +278,7 @@ def spark_missing() -> str | None:
 
 @pytest.mark.skipif(spark_missing() is not None, reason=str(spark_missing()))
 def test_pyspark_map_partitions_recipe(corpus, tiny_model_dir, local_reference, tmp_path, monkeypatch):
-    """The README's PySpark recipe, in a local-mode session: the same outputs and key."""
+    """The PySpark recipe of docs/batch-and-dask.md, in a local-mode session: the same outputs and key."""
     from pyspark.sql import SparkSession
 
     # Spark's Python workers must run this interpreter (with deid-crf installed), not

@@ -1,22 +1,16 @@
-"""The notebooks of notebooks/: stored clean, and executed top to bottom on small
-settings against the shared MEDDOCAN data (slow: ~20 s each), rendering their plots
-and showing no gold entity text."""
+"""The notebooks of notebooks/: stored clean, and executed top to bottom by papermill
+on small settings against the shared MEDDOCAN data (slow: ~20 s each), rendering their
+plots and showing no gold entity text."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import nbformat
+import papermill
 import pytest
 
-from deid_crf.experiments.notebooks import (
-    INJECTED_TAG,
-    PARAMETERS_TAG,
-    declared_parameters,
-    execute,
-    inject_parameters,
-    main,
-)
+from deid_crf.experiments.notebooks import ADDED_TAGS, PARAMETERS_TAG, main
 from deid_crf.io.brat import read_brat_dir
 
 REPO = Path(__file__).resolve().parents[1]
@@ -71,69 +65,45 @@ def test_every_notebook_is_tested():
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_notebook_is_stored_clean_with_parameters(name: str):
-    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    path = NOTEBOOKS / f"{name}.ipynb"
+    nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(not c.outputs and c.execution_count is None for c in code), "store notebooks with outputs cleared"
-    assert not any(INJECTED_TAG in c.metadata.get("tags", []) for c in nb.cells)
-    declared = declared_parameters(nb)
-    assert {"data_dir", "n_jobs", "output_dir"} <= set(declared)
-    assert set(CASES[name][0]) <= set(declared)
+    assert not any(ADDED_TAGS & set(c.metadata.get("tags", [])) for c in nb.cells)
+    assert "papermill" not in nb.metadata
+    declared = set(papermill.inspect_notebook(str(path)))
+    assert {"data_dir", "n_jobs", "output_dir"} <= declared
+    assert set(CASES[name][0]) <= declared
 
 
 def _notebook(parameters_source: str) -> nbformat.NotebookNode:
-    return nbformat.v4.new_notebook(
+    nb = nbformat.v4.new_notebook(
         cells=[
             nbformat.v4.new_code_cell("import math"),
             nbformat.v4.new_code_cell(parameters_source, metadata={"tags": [PARAMETERS_TAG]}),
             nbformat.v4.new_code_cell("print(n * 2)"),
         ]
     )
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
 
 
-def test_inject_parameters_after_the_parameters_cell():
-    nb = _notebook("n = 1  # a number\nname: str = 'a'\nx, y = 1, 2")
-    assert declared_parameters(nb) == ["n", "name"]
-    inject_parameters(nb, {"n": 5, "name": "b/c"})
-    assert nb.cells[2].metadata["tags"] == [INJECTED_TAG]
-    assert "n = 5\n" in nb.cells[2].source and "name = 'b/c'\n" in nb.cells[2].source
-    inject_parameters(nb, {"n": [1, None]})  # replaces the earlier injection
-    assert len(nb.cells) == 4 and "n = [1, None]\n" in nb.cells[2].source
-    with pytest.raises(ValueError, match="not parameters"):
-        inject_parameters(nb, {"m": 1})
-    with pytest.raises(ValueError, match="one code cell tagged"):
-        declared_parameters(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("n = 1")]))
-
-
-def test_execute_runs_with_parameters_and_reports_a_failing_cell(tmp_path: Path):
-    from nbclient.exceptions import CellExecutionError
-
-    path = tmp_path / "nb.ipynb"
+def test_papermill_run_then_clear_gives_back_the_stored_notebook(tmp_path: Path):
+    path, executed_path = tmp_path / "nb.ipynb", tmp_path / "out" / "nb.ipynb"
+    executed_path.parent.mkdir()
     nbformat.write(_notebook("n = 1"), path)
-    executed = execute(path, tmp_path / "out.ipynb", {"n": 21}, cwd=tmp_path, timeout=60)
-    assert executed.cells[-1].outputs[0].text == "42\n"
-    with pytest.raises(CellExecutionError):
-        execute(path, tmp_path / "failed.ipynb", {"n": None}, cwd=tmp_path, timeout=60)
-    failed = nbformat.read(tmp_path / "failed.ipynb", as_version=4)
-    assert failed.cells[-1].outputs[0].output_type == "error"  # written even when a cell fails
+    executed = papermill.execute_notebook(
+        str(path), str(executed_path), parameters={"n": [3]}, cwd=str(tmp_path), progress_bar=False
+    )
+    assert executed.cells[-1].outputs[0].text == "[3, 3]\n"
+    assert "injected-parameters" in executed.cells[2].metadata.tags
 
-
-def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    path = tmp_path / "nb.ipynb"
-    nbformat.write(_notebook("n = 1"), path)
-    assert main([str(path), "--out-dir", str(tmp_path / "out"), "-p", "n", "[3]", "--timeout", "60"]) == 0
-    executed = nbformat.read(tmp_path / "out" / "nb.ipynb", as_version=4)
-    assert executed.cells[-1].outputs[0].text == "[3, 3]\n"  # -p values are JSON
-    with pytest.raises(SystemExit):
-        main([str(path), "--out-dir", str(tmp_path / "out"), "-p", "m", "1"])
-    assert "no notebook declares" in capsys.readouterr().err
-
-    # --clear stores an executed notebook as the repository keeps them.
-    executed_path = tmp_path / "out" / "nb.ipynb"
-    assert main(["--clear", str(executed_path)]) == 0
+    assert main([str(executed_path)]) == 0
     cleared = nbformat.read(executed_path, as_version=4)
     assert all(c.get("outputs", []) == [] and c.get("execution_count") is None for c in cleared.cells)
     assert [c.source for c in cleared.cells] == [c.source for c in _notebook("n = 1").cells]
+    assert "papermill" not in cleared.metadata and not any("papermill" in c.metadata for c in cleared.cells)
 
 
 def _output_texts(nb: nbformat.NotebookNode) -> list[str]:
@@ -160,7 +130,14 @@ def test_notebook_runs_and_renders_plots_without_phi(name: str, data_dir: Path, 
         grid.write_text(TINY_GRID, encoding="utf-8")
         parameters |= {"grid_config": str(grid), "results_csv": str(tmp_path / "results.csv")}
 
-    executed = execute(NOTEBOOKS / f"{name}.ipynb", tmp_path / f"{name}.ipynb", parameters, cwd=tmp_path, timeout=300)
+    executed = papermill.execute_notebook(
+        str(NOTEBOOKS / f"{name}.ipynb"),
+        str(tmp_path / f"{name}.ipynb"),
+        parameters=parameters,
+        cwd=str(tmp_path),
+        progress_bar=False,
+        execution_timeout=300,
+    )
 
     outputs = [o for c in executed.cells for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.output_type == "error"]

@@ -13,7 +13,7 @@ dev with::
     python -m deid_crf.experiments.rules_table        # or: make rules-table
 
 which prints, for every type a recognizer can produce, the model's F1 alone and with
-the rules under each priority (see the README).
+the rules under each priority (table in docs/results.md, "Rule layer").
 """
 
 from __future__ import annotations
@@ -309,7 +309,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
     )
 }
 
-# Chosen per type on MEDDOCAN dev by `python -m deid_crf.deid.rules --evaluate` (README).
+# Chosen per type on MEDDOCAN dev by `python -m deid_crf.experiments.rules_table` (docs/results.md).
 # Types not listed here take DEFAULT_OTHER.
 DEFAULT_PRIORITY: dict[str, str] = {t: UNION for r in RECOGNIZERS.values() for t in r.types} | {PHONE: RULES_FIRST}
 DEFAULT_OTHER = UNION

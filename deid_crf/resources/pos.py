@@ -210,7 +210,7 @@ class PosTagger(BaseEstimator):
 
 
 def training_sentences(root: Path, include_ancora: bool = False) -> list[TaggedSentence]:
-    """The default training data (see README): SPACCC gold development + silver, without
+    """The default training data (docs/resources.md): SPACCC gold development + silver, without
     the gold validation documents (held out) and without MEDDOCAN dev documents (their
     narratives are in the silver set; the NER models are tuned on dev), plus UD
     Spanish-GSD dev/test and PUD test. AnCora (GPL-3.0 here) only when asked."""

@@ -40,7 +40,7 @@ from deid_crf.text.table import TokenTable
 LANGUAGE = "es"
 PROCESSORS = "tokenize,pos"
 INSTALL_HINT = (
-    "install torch first (a CPU build, e.g. torch==2.13.0; see the README), "
+    "install torch first (a CPU build, e.g. torch==2.13.0; see docs/resources.md), "
     "then the optional extra: pip install 'deid-crf[stanza]'"
 )
 DOWNLOAD_HINT = (
