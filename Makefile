@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
+.PHONY: help notes-brat install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
 
 .DEFAULT_GOAL := help
 
@@ -108,6 +108,11 @@ notebooks: install
 figures: install
 	$(PY) -m deid_crf.experiments.figures --data-dir $(DATA_DIR) --model $(MODEL_DIR) \
 		--grid-csv results/$(basename $(notdir $(GRID))).csv --out docs/figures
+
+## The multi-format evaluation notes as BRAT (evaluation/notes/brat/{dev,test}) from their markup source.
+notes-brat: install
+	$(PY) -m deid_crf.io.markup evaluation/notes/markup/dev evaluation/notes/brat/dev
+	$(PY) -m deid_crf.io.markup evaluation/notes/markup/test evaluation/notes/brat/test
 
 ## Lint and format check (ruff), as CI runs it.
 lint: install

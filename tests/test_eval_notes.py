@@ -1,5 +1,6 @@
-"""The project's multi-format evaluation notes (evaluation/notes): well-formed, complete,
-and kept apart from every source of training text."""
+"""The project's multi-format evaluation notes (evaluation/notes/markup): they convert to
+BRAT that the project's reader accepts, are complete, and are kept apart from every source
+of training text. The BRAT files are written here, from the markup, as `make notes-brat` does."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from deid_crf.io.brat import read_brat_dir
-from deid_crf.io.markup import MEDDOCAN_TYPES, parse_markup, to_brat
+from deid_crf.io.markup import MEDDOCAN_TYPES, convert_dir, parse_markup
 from deid_crf.text.tokenizer import Tokenizer
 
 NOTES = Path(__file__).resolve().parents[1] / "evaluation" / "notes"
@@ -21,19 +22,31 @@ def formats(half: str) -> collections.Counter[str]:
     return collections.Counter(p.stem.rsplit("-", 1)[0] for p in (NOTES / "markup" / half).glob("*.md"))
 
 
+@pytest.fixture(scope="module")
+def brat(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Both halves converted to BRAT, as `make notes-brat` writes them."""
+    root = tmp_path_factory.mktemp("notes")
+    for half in HALVES:
+        convert_dir(NOTES / "markup" / half, root / half)
+    return root
+
+
 @pytest.mark.parametrize("half", HALVES)
-def test_brat_files_are_the_converted_markup(half: str):
+def test_converted_brat_reads_back_as_the_markup(brat: Path, half: str):
+    """The BRAT reader accepts every converted file (span text checked against the
+    document) and finds exactly the markup's mentions."""
     sources = sorted((NOTES / "markup" / half).glob("*.md"))
     assert sources, f"no markup in {half}"
+    docs = {doc.doc_id: doc for doc in read_brat_dir(brat / half)}
+    assert set(docs) == {p.stem for p in sources}
     for source in sources:
         text, spans = parse_markup(source.read_text(encoding="utf-8"), source.name)
-        assert (NOTES / half / f"{source.stem}.txt").read_text(encoding="utf-8") == text, source.name
-        assert (NOTES / half / f"{source.stem}.ann").read_text(encoding="utf-8") == to_brat(text, spans), source.name
-    assert {p.stem for p in (NOTES / half).glob("*.txt")} == {p.stem for p in sources}
+        assert docs[source.stem].text == text, source.name
+        assert [(e.start, e.end, e.type) for e in docs[source.stem].entities] == sorted(spans), source.name
 
 
-def test_size_formats_and_types_as_promised():
-    docs = {half: read_brat_dir(NOTES / half) for half in HALVES}
+def test_size_formats_and_types_as_promised(brat: Path):
+    docs = {half: read_brat_dir(brat / half) for half in HALVES}
     assert sum(len(d) for d in docs.values()) >= 40
     assert sum(len(doc.entities) for d in docs.values() for doc in d) >= 600
     assert len(formats("dev") + formats("test")) >= 10
@@ -61,10 +74,10 @@ def test_ngram_check_finds_a_shared_sequence():
 
 
 @pytest.mark.slow
-def test_no_eight_token_sequence_of_the_notes_is_in_the_training_text(data_dir: Path):
+def test_no_eight_token_sequence_of_the_notes_is_in_the_training_text(brat: Path, data_dir: Path):
     """The notes are test data: none of their 8-token sequences occurs in the text the
     default model trains on (MEDDOCAN train and dev)."""
-    notes = [doc.text for half in HALVES for doc in read_brat_dir(NOTES / half)]
+    notes = [doc.text for half in HALVES for doc in read_brat_dir(brat / half)]
     training = [doc.text for split in ("train", "dev") for doc in read_brat_dir(data_dir / "meddocan" / split)]
     overlap = ngrams(notes) & ngrams(training)
     # Only generic clinical boilerplate may coincide; report counts, never the text.

@@ -5,9 +5,10 @@ A markup document is plain text in which every PHI mention is written as
 character offsets in the clean text. Hand-written evaluation notes and generated training notes
 are both written this way, so no offset is ever counted by a person.
 
-This module uses only the standard library, so it also runs as a script from a bare checkout::
+Only the markup is kept in the repository; the BRAT files are generated from it::
 
-    python deid_crf/io/markup.py SRC_DIR OUT_DIR     # every SRC_DIR/*.md → OUT_DIR/*.txt + *.ann
+    python -m deid_crf.io.markup SRC_DIR OUT_DIR     # every SRC_DIR/*.md → OUT_DIR/*.txt + *.ann
+    make notes-brat                                  # evaluation/notes/markup → evaluation/notes/brat
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def convert_dir(source_dir: Path, out_dir: Path) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
-        sys.exit("usage: python deid_crf/io/markup.py SRC_DIR OUT_DIR")
+        sys.exit("usage: python -m deid_crf.io.markup SRC_DIR OUT_DIR")
     try:
         count = convert_dir(Path(sys.argv[1]), Path(sys.argv[2]))
     except MarkupError as error:

@@ -12,6 +12,7 @@ every token of a :class:`~deid_crf.text.table.TokenTable`, and its model files.
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -105,7 +106,7 @@ class _ChunkTagger:
         return bio.decode(table, self.tagger._labels(self.pipeline, table))
 
 
-class TaggerBase(BaseEstimator):
+class TaggerBase(BaseEstimator, ABC):
     """Base of the taggers: everything but the model.
 
     Subclasses declare ``model_format`` and implement :meth:`fit_featurized`,
@@ -160,18 +161,20 @@ class TaggerBase(BaseEstimator):
         labels = bio.encode(table, [d.entities for d in docs]).astype(str)  # plain array: caches cheaply
         return self._training_inputs(pipeline, table), labels
 
+    @abstractmethod
     def _training_inputs(self, pipeline: Pipeline, table: TokenTable) -> Any:
-        raise NotImplementedError
+        """What :meth:`fit_featurized` trains on, built from the token table of the
+        training documents (CRF: attribute codes; SVM: a sparse feature matrix)."""
 
+    @abstractmethod
     def fit_featurized(self, features: Any, labels: np.ndarray) -> Self:
         """Train on the output of :meth:`featurize` (e.g. from a cache)."""
-        raise NotImplementedError
 
     # -- tagging -------------------------------------------------------------------
+    @abstractmethod
     def _labels_with_confidence(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
         """The predicted BIO label (object array of str) and its confidence (floats)
         for every token of ``table``."""
-        raise NotImplementedError
 
     def _labels(self, pipeline: Pipeline, table: TokenTable) -> np.ndarray:
         """The predicted BIO label of every token of ``table``."""
@@ -214,21 +217,21 @@ class TaggerBase(BaseEstimator):
         return score_documents(docs, predicted).ner.f1
 
     # -- persistence ---------------------------------------------------------------
+    @abstractmethod
     def _write_model(self, directory: Path, config: TaggerConfig) -> dict[str, Any]:
         """Write the model's files into ``directory`` (a staging folder) and return the
         rest of its ``config.json``; ``config`` holds the tokenizer configuration and the
         feature configuration pointing at the resources bundled there."""
-        raise NotImplementedError
 
     @classmethod
+    @abstractmethod
     def _from_config(cls, meta: dict[str, Any], config: TaggerConfig) -> tuple[dict[str, Any], dict[str, Any]]:
         """From a saved ``config.json``: the model's hyper-parameters (besides the
         tokenizer and feature configurations) and its learned attributes stored there."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _load_model_files(self, directory: Path) -> None:
         """Read the learned state kept in the model's own files."""
-        raise NotImplementedError
 
     def save(self, directory: str | os.PathLike) -> Path:
         """Save to ``directory`` (``config.json``, the model files and the trained
