@@ -266,6 +266,11 @@ class DataConfig:
     folds: int = 0  # grid search only: >= 2 for K-fold cross-validation over train + eval
     limit: int = 0  # at most this many documents of each split; 0 = all
     seed: int = 0  # shuffling of the folds
+    # Augmented training data (deid_crf.augment), added to the training documents only,
+    # never to the evaluation split; the same augment_seed gives the same documents.
+    rewrite: float = 0.0  # surrogate-rewritten copies per training document (0.5: half of them get one)
+    synthetic: int = 0  # synthetic notes in other formats (deid_crf.augment.synthetic)
+    augment_seed: int = 0
 
 
 @dataclass

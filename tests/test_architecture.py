@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("deid_crf.resources",),  # POS tagger, embeddings, gazetteer loading
     ("deid_crf.models",),  # tagger base, CRF, SVM, persistence
     ("deid_crf.deid",),  # rules, surrogates, de-identifier
+    ("deid_crf.augment",),  # rewritten and synthetic training documents
     ("deid_crf.batch",),  # inputs, key file, workers, Dask
     ("deid_crf.experiments",),  # grid, ablation, bench, figures, reports
     ("deid_crf.tag", "deid_crf.train", "deid_crf.evaluate", "deid_crf.cli", "deid_crf.__main__"),

@@ -1,0 +1,36 @@
+"""Training data beyond MEDDOCAN's templates.
+
+Two sources, both deterministic given a seed and both switched on in the ``[data]``
+table of a run config (``rewrite``, ``synthetic``, ``augment_seed``):
+
+* :mod:`deid_crf.augment.rewrite`: MEDDOCAN training documents rewritten with
+  surrogate values, case variants and other header cues, offsets rebuilt exactly;
+* :mod:`deid_crf.augment.synthetic`: notes in formats MEDDOCAN does not have
+  (discharge reports, referrals, emergency notes…), gold spans known by construction.
+
+Neither ever reads ``evaluation/``: that corpus is test data (``tests/test_eval_notes.py``
+checks that no 8-token sequence of it appears in generated training data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from deid_crf.config import DataConfig
+from deid_crf.text.document import Document
+
+
+def training_documents(documents: Sequence[Document], data: DataConfig) -> list[Document]:
+    """``documents`` followed by the augmented documents ``data`` asks for."""
+    out = list(documents)
+    if data.rewrite < 0 or data.synthetic < 0:
+        raise ValueError(f"data.rewrite and data.synthetic must be >= 0, not {data.rewrite} and {data.synthetic}")
+    if data.rewrite:
+        from deid_crf.augment.rewrite import rewrite_corpus
+
+        out += rewrite_corpus(documents, copies=data.rewrite, seed=data.augment_seed)
+    if data.synthetic:
+        from deid_crf.augment.synthetic import generate_notes
+
+        out += generate_notes(data.synthetic, seed=data.augment_seed)
+    return out
