@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help notes-brat install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
+.PHONY: help notes-brat eval-notes install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
 
 .DEFAULT_GOAL := help
 
@@ -82,6 +82,10 @@ ablation: install pos-model embeddings gazetteers
 ## Rule layer on dev: model alone vs with the regex recognizers under each priority (table in docs/deidentification.md).
 rules-table: install
 	$(PY) -m deid_crf.experiments.rules_table --data-dir $(DATA_DIR) --model $(MODEL_DIR)
+
+## Model alone and shipped pipeline on the multi-format notes (evaluation/notes), both halves, per type.
+eval-notes: install
+	$(PY) -m deid_crf.experiments.eval_notes --model $(MODEL_DIR)
 
 ## Grid search (resumable; results/NAME.csv, one row per point): make grid-search [GRID=configs/FILE.toml]
 GRID ?= configs/grid-example.toml

@@ -18,13 +18,14 @@ import logging
 import sys
 import time
 import tomllib
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 from sklearn.base import BaseEstimator
 
 from deid_crf import resources
+from deid_crf.augment import training_documents
 from deid_crf.config import (
     DEFAULT_PRESETS,
     FEATURE_PRESETS,
@@ -67,6 +68,8 @@ def saved_config(meta: dict[str, Any]) -> dict[str, Any]:
     """The run configuration inside a saved model's ``config.json``; models saved before
     the one schema kept CRF hyper-parameters under ``crf`` and SVM ones under ``params``."""
     config = dict(meta.get("config", {}))
+    if "training_data" in meta:
+        config["data"] = meta["training_data"]
     if "model" not in config:
         legacy = config.pop("crf", None) if meta.get("kind", "crf") == "crf" else meta.get("params", {})
         config["model"] = {"kind": meta.get("kind", "crf"), **(legacy or {})}
@@ -197,14 +200,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
-    log.info("training on %s: %d documents", "+".join(train_splits), len(train_docs))
+    corpus_docs = len(train_docs)
+    try:
+        train_docs = training_documents(train_docs, config.data)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    log.info(
+        "training on %s: %d documents (%d added by augmentation: rewrite=%s, synthetic=%d, seed %d)",
+        "+".join(train_splits),
+        len(train_docs),
+        len(train_docs) - corpus_docs,
+        config.data.rewrite,
+        config.data.synthetic,
+        config.data.augment_seed,
+    )
     started = time.perf_counter()
     tagger.fit(train_docs)
     log.info("trained in %.1f s", time.perf_counter() - started)
     if kind == "svm":
         state = "converged" if tagger.converged_ else "did NOT converge (raise max_iter, or lower C)"
         log.info("%s %s after %d iterations", tagger.classifier, state, tagger.n_iter_)
-    tagger.save(model_dir)
+    tagger.save(model_dir, training_data=asdict(config.data))
     log.info("saved tagger to %s", model_dir)
 
     if eval_docs:

@@ -41,6 +41,7 @@ from sklearn.base import BaseEstimator
 from sklearn.model_selection import KFold
 from tqdm.auto import tqdm
 
+from deid_crf.augment import training_documents
 from deid_crf.config import DEFAULT_PRESETS, data_dir, default_cache_dir
 from deid_crf.experiments.grid_cache import (
     TrainingInput,
@@ -65,7 +66,7 @@ SCORE_COLUMNS = tuple(
     f"{measure}_{stat}" for measure in ("ner", "strict", "merged") for stat in ("p", "r", "f1", "tp", "fp", "fn")
 ) + ("leak", "n_documents", "n_sentences", "ner_f1_fold_std")
 FIT_COLUMNS = ("n_iter", "converged", "featurize_seconds", "train_seconds", "tag_seconds")
-DATA_COLUMNS = ("train", "eval", "folds", "limit")
+DATA_COLUMNS = ("train", "eval", "folds", "limit", "rewrite", "synthetic")
 
 
 class GridRunError(RuntimeError):
@@ -131,13 +132,13 @@ def load_folds(spec: DataSpec, root: Path) -> list[Fold]:
     train = [doc for name in spec.train for doc in split(name)]
     test = split(spec.eval)
     if not spec.folds:
-        return [Fold(train, test)]
+        return [Fold(training_documents(train, spec), test)]
     pool = train + test
     if len(pool) < spec.folds:
         raise ValueError(f"{len(pool)} documents cannot make {spec.folds} folds")
     kfold = KFold(n_splits=spec.folds, shuffle=True, random_state=spec.seed)
     return [
-        Fold([pool[i] for i in train_index], [pool[i] for i in test_index])
+        Fold(training_documents([pool[i] for i in train_index], spec), [pool[i] for i in test_index])
         for train_index, test_index in kfold.split(np.arange(len(pool)))
     ]
 
@@ -229,7 +230,14 @@ def _column_group(name: str) -> int:
 
 
 def data_columns(spec: DataSpec) -> dict[str, Any]:
-    return {"train": "+".join(spec.train), "eval": spec.eval, "folds": spec.folds, "limit": spec.limit}
+    return {
+        "train": "+".join(spec.train),
+        "eval": spec.eval,
+        "folds": spec.folds,
+        "limit": spec.limit,
+        "rewrite": spec.rewrite,
+        "synthetic": spec.synthetic,
+    }
 
 
 class ResultsTable:

@@ -233,16 +233,20 @@ class TaggerBase(BaseEstimator, ABC):
     def _load_model_files(self, directory: Path) -> None:
         """Read the learned state kept in the model's own files."""
 
-    def save(self, directory: str | os.PathLike) -> Path:
+    def save(self, directory: str | os.PathLike, training_data: Mapping[str, Any] | None = None) -> Path:
         """Save to ``directory`` (``config.json``, the model files and the trained
         resources the features use), replacing an existing model only once the new one
-        is completely written."""
+        is completely written. ``training_data`` (the run's ``[data]`` table: splits and
+        augmentation) is recorded in ``config.json`` so that the model can be trained again."""
         check_is_fitted(self)
 
         def write(staging: Path) -> dict[str, Any]:
             features = resources.bundle(self._feature_config(), staging)
             config = TaggerConfig(tokenizer=self.tokenizer_config or TokenizerConfig(), features=features)
-            return self._write_model(staging, config)
+            meta = self._write_model(staging, config)
+            if training_data is not None:
+                meta["training_data"] = {k: list(v) if isinstance(v, tuple) else v for k, v in training_data.items()}
+            return meta
 
         return write_model_dir(directory, self.model_format, write)
 
