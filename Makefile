@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help notes-brat eval-notes install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
+.PHONY: help notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
 
 .DEFAULT_GOAL := help
 
@@ -86,6 +86,10 @@ rules-table: install
 ## Model alone and shipped pipeline on the multi-format notes (evaluation/notes), both halves, per type.
 eval-notes: install
 	$(PY) -m deid_crf.experiments.eval_notes --model $(MODEL_DIR)
+
+## What each training-data source adds (MEDDOCAN only, +rewrite, +synthetic, both): dev and notes scores.
+ablation-augment: install
+	$(PY) -m deid_crf.experiments.augment_ablation --config configs/crf.toml --data-dir $(DATA_DIR)
 
 ## Grid search (resumable; results/NAME.csv, one row per point): make grid-search [GRID=configs/FILE.toml]
 GRID ?= configs/grid-example.toml

@@ -5,6 +5,8 @@ of training text. The BRAT files are written here, from the markup, as `make not
 from __future__ import annotations
 
 import collections
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,8 @@ from deid_crf.io.brat import read_brat_dir
 from deid_crf.io.markup import MEDDOCAN_TYPES, convert_dir, parse_markup
 from deid_crf.text.tokenizer import Tokenizer
 
-NOTES = Path(__file__).resolve().parents[1] / "evaluation" / "notes"
+REPO = Path(__file__).resolve().parents[1]
+NOTES = REPO / "evaluation" / "notes"
 HALVES = ("dev", "test")
 NGRAM = 8
 
@@ -73,12 +76,37 @@ def test_ngram_check_finds_a_shared_sequence():
     )
 
 
+def test_no_eight_token_sequence_of_the_notes_is_in_the_synthetic_notes():
+    """The synthetic note generator (no MEDDOCAN data needed) shares no 8-token sequence
+    with the notes, at the size the default training config generates."""
+    from deid_crf.augment import training_documents
+
+    data = default_data_config()
+    notes = [parse_markup(p.read_text(encoding="utf-8"), p.name)[0] for p in sorted(NOTES.glob("markup/*/*.md"))]
+    synthetic = training_documents([], replace(data, rewrite=0.0))
+    assert len(synthetic) == data.synthetic > 0
+    overlap = ngrams(notes) & ngrams([doc.text for doc in synthetic])
+    assert not overlap, f"{len(overlap)} shared {NGRAM}-token sequences"  # counts only, never the text
+
+
+def default_data_config():
+    from deid_crf.config import RunConfig
+
+    with open(REPO / "configs" / "crf.toml", "rb") as handle:
+        return RunConfig.from_dict(tomllib.load(handle)).data
+
+
 @pytest.mark.slow
 def test_no_eight_token_sequence_of_the_notes_is_in_the_training_text(brat: Path, data_dir: Path):
     """The notes are test data: none of their 8-token sequences occurs in the text the
-    default model trains on (MEDDOCAN train and dev)."""
+    default model trains on: MEDDOCAN train and dev, and the augmented documents the
+    default training config adds (rewritten train documents and synthetic notes)."""
+    from deid_crf.augment import training_documents
+
     notes = [doc.text for half in HALVES for doc in read_brat_dir(brat / half)]
-    training = [doc.text for split in ("train", "dev") for doc in read_brat_dir(data_dir / "meddocan" / split)]
-    overlap = ngrams(notes) & ngrams(training)
+    corpus = [doc for split in ("train", "dev") for doc in read_brat_dir(data_dir / "meddocan" / split)]
+    training = training_documents(corpus, default_data_config())
+    assert len(training) > len(corpus), "the default config augments"
+    overlap = ngrams(notes) & ngrams([doc.text for doc in training])
     # Only generic clinical boilerplate may coincide; report counts, never the text.
     assert not overlap, f"{len(overlap)} shared {NGRAM}-token sequences"
