@@ -58,6 +58,7 @@ class Segment:
 
     text: str
     type: str | None = None
+    verbatim: bool = False  # kept exactly as it is (an annotation that cuts a word)
 
 
 # ----------------------------------------------------------------------------- segments
@@ -134,7 +135,7 @@ def value_in_another_form(text: str, type_: str, rng: random.Random) -> str:
     if type_ == "SEXO_SUJETO_ASISTENCIA" and text in _SEX_FORMS:
         return rng.choice(_SEX_FORMS[text])
     if type_ == "EDAD_SUJETO_ASISTENCIA" and (m := _AGE.fullmatch(text)):
-        return rng.choice((f"{m.group(1)} a", f"{m.group(1)}a", f"{m.group(1)} años", f"{m.group(1)} años de edad"))
+        return rng.choice((f"{m.group(1)} a", f"{m.group(1)}a", f"{m.group(1)} años"))
     return text
 
 
@@ -262,13 +263,17 @@ def rewrite_document(doc: Document, seed: int, copy: int = 0, options: RewriteOp
     surrogates = DocumentSurrogates(rng.getrandbits(63))
     segments = to_segments(doc)
 
+    header = _header_end(segments)
     for index, segment in enumerate(segments):
-        if segment.type is None or _cuts_a_word(segments, index):
-            continue  # an annotation that cuts a word ("una niet|a") is kept as it is
+        if segment.type is None:
+            continue
+        if _cuts_a_word(segments, index):  # "una niet|a", "Dr|Alberto": changing it would change the tokens
+            segment.verbatim = True
+            continue
         new = surrogates.replace(segment.text, segment.type, _label_before(segments, index))
         if segment.type == "FECHAS" and rng.random() < options.date_forms:
             new = date_in_another_form(new, rng)
-        if rng.random() < options.value_forms:
+        if index < header and rng.random() < options.value_forms:  # "70 a" in a header, not in prose
             new = value_in_another_form(new, segment.type, rng)
         segment.text = new
 
@@ -283,13 +288,13 @@ def rewrite_document(doc: Document, seed: int, copy: int = 0, options: RewriteOp
     name_case = rng.random()
     if name_case < options.upper_names:
         for segment in segments:
-            if segment.type in NAME_TYPES:
+            if segment.type in NAME_TYPES and not segment.verbatim:
                 segment.text = _upper(segment.text)
     elif name_case < options.upper_names + options.lower_names:
         for segment in segments:
-            if segment.type in NAME_TYPES:
+            if segment.type in NAME_TYPES and not segment.verbatim:
                 segment.text = segment.text.lower()
-    if rng.random() < options.upper_header:
+    if rng.random() < options.upper_header and not any(s.verbatim for s in segments[:stop]):
         for segment in segments[:stop]:
             segment.text = _upper(segment.text)
     return from_segments(f"{doc.doc_id}~rw{copy}", segments)
