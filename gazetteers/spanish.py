@@ -67,6 +67,34 @@ MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic").split(
 # Spellings of September that the tables above do not hold.
 SEPTEMBER_VARIANTS = ("setiembre", "sept")
 WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()  # Monday first, as date.weekday()
+# Month names of the co-official languages that Spanish notes quote in dates ("13 de juny de 2023",
+# "2 d'abril de 2024"), January first; and the Roman numerals of "3-III-2020".
+CATALAN_MONTHS = "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre".split()
+GALICIAN_MONTHS = "xaneiro febreiro marzo abril maio xuño xullo agosto setembro outubro novembro decembro".split()
+ROMAN_MONTHS = "I II III IV V VI VII VIII IX X XI XII".split()
+# Named days and feasts that are dates (MEDDOCAN guideline P6.5: "navidad", "nochevieja").
+HOLIDAYS = (
+    "Navidad",
+    "Navidades",
+    "Nochebuena",
+    "Nochevieja",
+    "Año Nuevo",
+    "Semana Santa",
+    "Jueves Santo",
+    "Viernes Santo",
+    "Domingo de Ramos",
+    "día de Reyes",
+)
+
+# ---------------------------------------------------------------------- addresses
+
+# Street types and their abbreviations in Spanish, Catalan, Galician and Basque
+# addresses, written as the start of a street ("C/ Feria", "Avda. de Roma", "rúa Real").
+STREET_TYPES = (
+    "calle c/ cl. avenida avda. avda av. avd. paseo pº ps. plaza pza. pza pl. plaça carretera ctra. ctra "
+    "camino cno. ronda travesía trav. urbanización urb. glorieta rúa rua carrer avinguda passeig pg. "
+    "kalea kale etorbidea polígono pol. barrio bº cortijo paraje prolongación"
+).split()
 
 # ---------------------------------------------------------------- names and people
 

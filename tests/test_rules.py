@@ -14,8 +14,8 @@ from deid_crf.deid.rules import (
     find_dates,
     find_dni,
     find_emails,
-    find_header_ids,
     find_ips,
+    find_labelled_ids,
     find_nass,
     find_phones,
     find_postcodes,
@@ -40,7 +40,8 @@ def test_emails_urls_ips():
     text = "Correo: ana.perez+1@salud.madrid.org. Web www.hospital.es/citas, https://x.es/a?b=1. IP 192.168.0.12."
     assert found(find_emails, text) == [("ana.perez+1@salud.madrid.org", "CORREO_ELECTRONICO")]
     assert [t for t, _ in found(find_urls, text)] == ["www.hospital.es/citas", "https://x.es/a?b=1"]
-    assert found(find_ips, text) == [("192.168.0.12", "DIREC_PROT_INTERNET")]
+    # Guideline P23.1 lists IP addresses under IDENTIF_DISPOSITIVOS_NRSERIE.
+    assert found(find_ips, text) == [("192.168.0.12", "IDENTIF_DISPOSITIVOS_NRSERIE")]
     assert found(find_ips, "versión 1.2.3.4.5 y 300.1.1.1") == []
 
 
@@ -86,7 +87,7 @@ def test_dni_and_nie_need_a_valid_check_letter():
     assert [t for t, _ in found(find_dni, text)] == [good, f"12.345.678-{good[-1]}", nie]
 
 
-def test_nass_collegiate_and_header_ids():
+def test_nass_collegiate_and_labelled_ids():
     body = "2812345678"
     valid = f"{body[:2]} {body[2:]} {int(body) % 97:02d}"
     assert nass_is_valid(valid.replace(" ", ""))
@@ -96,7 +97,7 @@ def test_nass_collegiate_and_header_ids():
     assert found(find_collegiate, "NºCol: 28 28 20943.") == [("28 28 20943", "ID_TITULACION_PERSONAL_SANITARIO")]
     assert found(find_collegiate, "Col. 08-12-25574") == [("08-12-25574", "ID_TITULACION_PERSONAL_SANITARIO")]
     text = "NHC: 2569870.\nEpisodio: 7843034\nNASS:  28 43758925 33.\nNHC: ver informe\n"
-    assert found(find_header_ids, text) == [
+    assert found(find_labelled_ids, text) == [
         ("2569870", "ID_SUJETO_ASISTENCIA"),
         ("7843034", "ID_CONTACTO_ASISTENCIAL"),
         ("28 43758925 33", "ID_ASEGURAMIENTO"),

@@ -204,3 +204,11 @@ def test_kept_and_placeholder_types():
     assert s.replace("94 años", "EDAD_SUJETO_ASISTENCIA") == "90 años"
     t = surrogates(keep=())
     assert t.replace("varón", "SEXO_SUJETO_ASISTENCIA") == "[SEXO_SUJETO_ASISTENCIA]"
+
+
+def test_internet_and_catch_all_identifiers():
+    s = surrogates()
+    url = s.replace("https://pacs.sespa.es/visor?acc=RX23-0048711", "DIREC_PROT_INTERNET")
+    assert "://" in url and "sespa" not in url
+    assert re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}", s.replace("10.46.12.87", "DIREC_PROT_INTERNET"))
+    assert re.fullmatch(r"[A-Z]{2}-\d{4}", s.replace("BB-2317", "NUMERO_IDENTIF"))

@@ -41,7 +41,7 @@ from datetime import date, timedelta
 
 from faker import Faker
 
-from deid_crf.deid.rules import dni_letter, nass_is_valid
+from deid_crf.deid.recognizers.national_ids import dni_letter, nass_is_valid
 from deid_crf.gazetteers import spanish
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, KINSHIP, MONTHS, PARTICLES, TITLE_WORDS, WEEKDAYS
 
@@ -59,7 +59,7 @@ ID_TYPES = (
     "ID_EMPLEO_PERSONAL_SANITARIO",
     "IDENTIF_VEHICULOS_NRSERIE_PLACAS",
     "IDENTIF_DISPOSITIVOS_NRSERIE",
-    "OTRO_NUMERO_IDENTIF",
+    "NUMERO_IDENTIF",
 )
 
 # The other words a relative's span holds besides kinship words and name particles
@@ -591,7 +591,8 @@ class DocumentSurrogates:
         if type_ == "URL_WEB":
             return self._cached("url", text, lambda: self._fresh(self.faker.url, text))
         if type_ == "DIREC_PROT_INTERNET":
-            make = self.faker.ipv6 if ":" in text else self.faker.ipv4
+            # An address with a protocol (guideline P24.1), or an IP address typed so by a model.
+            make = self.faker.uri if "://" in text else self.faker.ipv6 if ":" in text else self.faker.ipv4
             return self._cached("ip", text, lambda: self._fresh(make, text))
         if type_ == "PROFESION":
             return self._cached("job", text, lambda: self._fresh(self.faker.job, text))

@@ -3,8 +3,9 @@
     python -m deid_crf.experiments.rules_table [--split dev] [--model models/crf]   # or: make rules-table
 
 prints, for every type a recognizer can produce, the model's F1 alone and with the rules
-under each priority; the shipped priorities (:data:`deid_crf.deid.rules.DEFAULT_PRIORITY`)
-were chosen from this table.
+under each priority, and with the shipped ones; the shipped priorities
+(:data:`deid_crf.deid.rules.DEFAULT_PRIORITY`) were chosen from this table. ``--gold DIR``
+scores another BRAT folder (``make notes-brat`` writes the evaluation notes as one).
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ def evaluate(gold: Sequence[Document], model_spans: Sequence[Sequence[PHISpan]])
         return scores.f1 if scores is not None else 0.0
 
     lines = [
-        "| type | support | model alone | rules alone P / R | model first | rules first | union | best | shipped |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+        "| type | support | model alone | rules alone P / R | model first | rules first | union | best | shipped "
+        "| shipped F1 |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|---:|",
     ]
     for type_ in sorted({t for r in RECOGNIZERS.values() for t in r.types}):
         support = runs[OFF].per_type.get(type_, Scores()).support
@@ -69,7 +71,8 @@ def evaluate(gold: Sequence[Document], model_spans: Sequence[Sequence[PHISpan]])
         cells = " | ".join(f"{f1(mode, type_):.4f}" for mode in (MODEL_FIRST, RULES_FIRST, UNION))
         shipped_mode = DEFAULT_PRIORITY.get(type_, DEFAULT_OTHER)
         lines.append(
-            f"| {type_} | {support} | {f1(OFF, type_):.4f} | {alone_text} | {cells} | {best} | {shipped_mode} |"
+            f"| {type_} | {support} | {f1(OFF, type_):.4f} | {alone_text} | {cells} | {best} | {shipped_mode} "
+            f"| {f1('shipped', type_):.4f} |"
         )
     lines.append("")
     lines.append("| all types | NER P | NER R | NER F1 | strict F1 | merged F1 | leak |")
@@ -107,6 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--data-dir", type=Path, default=None, help="folder holding meddocan/ (default: $DEID_CRF_DATA_DIR)"
     )
     parser.add_argument("--split", default="dev", choices=("train", "dev"), help="MEDDOCAN split (default: dev)")
+    parser.add_argument(
+        "--gold", type=Path, default=None, help="score this BRAT folder instead of a MEDDOCAN split (ID.txt + ID.ann)"
+    )
     parser.add_argument("--model", type=Path, default=None, help="model directory (default: models/crf)")
     parser.add_argument("--n-jobs", type=int, default=1, help="processes for tagging (default: 1)")
     args = parser.parse_args(argv)
@@ -115,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{r.name:12} {', '.join(r.types):55} {r.description}")
         return 0
     try:
-        docs = read_brat_dir((args.data_dir or data_dir()) / "meddocan" / args.split)
+        docs = read_brat_dir(args.gold or (args.data_dir or data_dir()) / "meddocan" / args.split)
         from deid_crf.models import load_model
 
         tagger = load_model(args.model or default_model_dir(), n_jobs=args.n_jobs)

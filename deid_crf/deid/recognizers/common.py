@@ -1,0 +1,50 @@
+"""What every recognizer shares: the match tuple, the entity types, and line context.
+
+A recognizer is a function ``text -> Iterator[Match]``. Its spans never hold a line
+break, so every output format (a BRAT ``T`` line above all) keeps one span on one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+Match = tuple[int, int, str]  # start, end, entity type
+
+# MEDDOCAN entity types the recognizers produce. URL_WEB, DIREC_PROT_INTERNET and
+# IDENTIF_DISPOSITIVOS_NRSERIE are guideline types that occur in neither train nor dev.
+EMAIL = "CORREO_ELECTRONICO"
+URL = "URL_WEB"  # P25.1: "www.sample.com"
+PROTOCOL_ADDRESS = "DIREC_PROT_INTERNET"  # P24.1: "https://www.sample.com", "ftp://…"
+DEVICE_ID = "IDENTIF_DISPOSITIVOS_NRSERIE"  # P23.1: "Anotar las direcciones IP, MAC ADDRESS"
+PHONE = "NUMERO_TELEFONO"
+FAX = "NUMERO_FAX"
+TERRITORY = "TERRITORIO"
+PATIENT_ID = "ID_SUJETO_ASISTENCIA"
+INSURANCE_ID = "ID_ASEGURAMIENTO"
+CONTACT_ID = "ID_CONTACTO_ASISTENCIAL"
+COLLEGIATE_ID = "ID_TITULACION_PERSONAL_SANITARIO"
+EMPLOYEE_ID = "ID_EMPLEO_PERSONAL_SANITARIO"
+OTHER_ID = "NUMERO_IDENTIF"
+OTHER_SUBJECT = "OTROS_SUJETO_ASISTENCIA"
+DATE = "FECHAS"
+
+# Spaces that do not break a line.
+SP = r"[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
+LINE_BREAKS = re.compile(r"[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def line_before(text: str, start: int, width: int) -> str:
+    """Up to ``width`` characters before ``start`` on the same line, lower-cased."""
+    window = text[max(0, start - width) : start]
+    breaks = [m.end() for m in LINE_BREAKS.finditer(window)]
+    return window[breaks[-1] if breaks else 0 :].lower()
+
+
+def lines(text: str) -> Iterator[tuple[int, str]]:
+    """Each line of ``text`` with the offset where it starts (line breaks left out)."""
+    start = 0
+    for m in LINE_BREAKS.finditer(text):
+        yield start, text[start : m.start()]
+        start = m.end()
+    yield start, text[start:]

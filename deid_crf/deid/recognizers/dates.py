@@ -1,0 +1,214 @@
+"""Dates, as the MEDDOCAN guidelines (2.3.6) annotate them.
+
+Found, most complete form first (a later form never overlaps an earlier one):
+
+* written dates with a day or a year, in Spanish, Catalan or Galician, with the
+  weekday before them (P6.3): ``15 de marzo de 2016``, ``lunes 8 de abril de 2024``,
+  ``martes, 13 de febrero de 2024``, ``13 de juny de 2023``, ``2 d'abril de 2024``,
+  ``6-abril-2004``, ``diciembre-08``, ``oct-2023``; two months sharing a year as one
+  span, as MEDDOCAN train does (``febrero y abril de 2002``); the first day of an
+  interval on its own (M6.1: ``24`` of ``del 24 al 28 de septiembre``);
+* a month name alone after a preposition (``en junio``);
+* day, Roman-numeral month and year (``3-III-2020``, ``29-II-2024``);
+* ISO dates (``2024-03-05``) and day/month/year ones (``03/03/1946``, ``05.03.24``),
+  checked by :class:`datetime.date`;
+* a weekday with a day number (``jueves 8``) or after ``el``/``del`` (``el lunes``), and
+  a two-digit day/month after ``el`` (``colocada el 19/02``);
+* feasts (P6.5: ``Navidad``, ``Semana Santa``) and decades (P6.4: ``años 60``, ``90s``);
+* a year after a preposition or in brackets (``en 1995``, ``(2002)``, ``el año 2000``
+  with ``año`` in the span).
+
+Times are never part of a date (N6.1: ``13 de febrero de 2024`` of ``… 2024 16:42``).
+A date that names a hospital or a street (``Hospital 12 de Octubre``, ``Avda. 1 de
+Mayo``) or the date of a law (``RD 1299/2006, de 10 de noviembre``) is none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import date
+
+from deid_crf.deid.recognizers.common import DATE, LINE_BREAKS, SP, Match, line_before
+from deid_crf.gazetteers.spanish import (
+    CATALAN_MONTHS,
+    GALICIAN_MONTHS,
+    HOLIDAYS,
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+    ROMAN_MONTHS,
+    SEPTEMBER_VARIANTS,
+    WEEKDAYS,
+)
+
+Span = tuple[int, int]
+
+_MONTH_NAMES = sorted({*MONTHS, *SEPTEMBER_VARIANTS, *CATALAN_MONTHS, *GALICIAN_MONTHS}, key=len, reverse=True)
+_MONTH = "|".join([*_MONTH_NAMES, *MONTH_ABBREVIATIONS])
+_WEEKDAY_NAMES = sorted({*WEEKDAYS, "miercoles", "sabado"}, key=len, reverse=True)
+_WEEKDAY = "|".join(_WEEKDAY_NAMES)
+_OF = rf"(?:{SP}+de{SP}+|{SP}+d['’]{SP}*)"  # "de", Catalan "d'"
+_YEAR_OF = rf"(?:{SP}+de(?:l)?(?:{SP}+año)?{SP}+|[-/ ])"
+_END = r"(?![\w/]|[.,]\d)"
+_CONTEXT_WIDTH = 30
+
+_WRITTEN = re.compile(
+    rf"(?<![\w/-])(?:(?P<weekday>{_WEEKDAY}),?{SP}+)?(?:(?P<day>\d{{1,2}})(?:{_OF}|[-/ ]))?(?P<month>{_MONTH})\.?"
+    rf"(?:{_YEAR_OF}(?P<year>\d{{4}}|\d{{2}}){_END})?(?!\w)",
+    re.IGNORECASE,
+)
+_TWO_MONTHS = re.compile(
+    rf"(?<![\w/-])(?:{'|'.join(_MONTH_NAMES)}){SP}+[ye]{SP}+(?:{'|'.join(_MONTH_NAMES)}){_YEAR_OF}(?:\d{{4}}){_END}",
+    re.IGNORECASE,
+)
+# The first day of an interval is a date of its own (M6.1): "del 24 al 28 de septiembre".
+_INTERVAL_START = re.compile(
+    rf"\b(?:del|desde{SP}+el|entre{SP}+el){SP}+(?P<date>\d{{1,2}}){SP}+(?:al|hasta{SP}+el|y{SP}+el){SP}+\d{{1,2}}"
+    rf"{_OF}(?:{_MONTH})(?!\w)",
+    re.IGNORECASE,
+)
+_ROMAN = re.compile(
+    rf"(?<![\w/.-])(\d{{1,2}})([-/. ])({'|'.join(sorted(ROMAN_MONTHS, key=len, reverse=True))})\2"
+    rf"(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)"
+)
+_ISO = re.compile(r"(?<![\w/.-])((?:19|20)\d\d)([-/.])(\d{1,2})\2(\d{1,2})(?![\w]|[/.-]\d)")
+_NUMERIC = re.compile(r"(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w]|[/.-]\d)")
+_WEEKDAY_DAY = re.compile(rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})(?![\w]|[/.:,]\d)", re.IGNORECASE)
+_WEEKDAY_ALONE = re.compile(rf"(?:\b(?:el|del){SP}+|\()(?P<date>{_WEEKDAY})(?!\w)", re.IGNORECASE)
+_DAY_MONTH = re.compile(rf"\b(?:el|del){SP}+(?P<date>(\d\d)/(\d\d))(?![\w]|[/.-]\d)")
+_HOLIDAY = re.compile(rf"(?<!\w)(?:{'|'.join(h.replace(' ', SP + '+') for h in HOLIDAYS)})(?!\w)", re.IGNORECASE)
+_DECADE = re.compile(rf"\blos{SP}+(?P<date>años{SP}+[2-9]0s?|[2-9]0s)(?!\w|{SP}*(?:años|%))", re.IGNORECASE)
+# A year is a date after these words; "año" joins the span as MEDDOCAN annotates it,
+# "el" before it does not.
+_YEAR = re.compile(
+    rf"(?<![\w/.-])(?:el{SP}+(?=año))?(?P<date>(?:año{SP}+)?(?:19|20)\d\d)(?![\w/]|[.,-]\d)", re.IGNORECASE
+)
+_BEFORE_YEAR = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|de|del|el|año|nacimiento:?)\s+|\()$")
+# A month name alone is a date after these words ("en junio", "entre marzo y abril").
+_BEFORE_MONTH = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|inicios de|finales de|mediados de))\s+$")
+# Names that hold a date: "Hospital Universitario 12 de Octubre", "Avda. 1 de Mayo", "Col, 1 de Mayo".
+_NAME_BEFORE = re.compile(
+    r"(?:\bhospital(?:\s+(?:universitario|general|materno[- ]infantil|cl[ií]nico))*|\bh\.(?:\s?u\.)?|\bhu"
+    r"|\bcalle|\bc/|\bavda\.?|\bavenida|\bplaza|\bpza\.?|\bpaseo|\bcol\.?|\bcolonia|\bbarrio|\bcolegio|\bcentro(?:\s+de\s+salud)?)[\s,]*$"
+)
+# The date of a law or decree: "Ley 14/2007, de 3 de julio".
+_LAW_BEFORE = re.compile(r"\d+/\d{2,4},?\s+de\s+$")
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _full_year(text: str) -> int:
+    return int(text) + 2000 if len(text) == 2 else int(text)
+
+
+def _words_before(text: str, start: int) -> str:
+    """The words before ``start``, across a line break: text wrapped after "en" still
+    says "en junio" (the span itself stays on its line)."""
+    return LINE_BREAKS.sub(" ", text[max(0, start - _CONTEXT_WIDTH) : start]).lower()
+
+
+def _written(text: str) -> Iterator[Span]:
+    for m in _WRITTEN.finditer(text):
+        before = line_before(text, m.start(), _CONTEXT_WIDTH)
+        if _NAME_BEFORE.search(before) or _LAW_BEFORE.search(before):
+            continue
+        if m.group("day") and not 1 <= int(m.group("day")) <= 31:
+            continue
+        abbreviated = m.group("month").lower() in MONTH_ABBREVIATIONS
+        alone = m.group("day") is None and m.group("year") is None
+        if alone and (abbreviated or not _BEFORE_MONTH.search(_words_before(text, m.start("month")))):
+            continue
+        end = m.end()
+        if m.group("year") is None and not abbreviated and text[end - 1] == ".":
+            end -= 1  # a full stop after a month name ends the sentence
+        yield m.start(), end
+
+
+def _two_months(text: str) -> Iterator[Span]:
+    for m in _TWO_MONTHS.finditer(text):
+        yield m.start(), m.end()
+
+
+def _interval_starts(text: str) -> Iterator[Span]:
+    for m in _INTERVAL_START.finditer(text):
+        if 1 <= int(m.group("date")) <= 31:
+            yield m.start("date"), m.end("date")
+
+
+def _roman(text: str) -> Iterator[Span]:
+    for m in _ROMAN.finditer(text):
+        if _valid(_full_year(m.group(4)), ROMAN_MONTHS.index(m.group(3)) + 1, int(m.group(1))):
+            yield m.start(), m.end()
+
+
+def _iso(text: str) -> Iterator[Span]:
+    for m in _ISO.finditer(text):
+        if _valid(int(m.group(1)), int(m.group(3)), int(m.group(4))):
+            yield m.start(), m.end()
+
+
+def _numeric(text: str) -> Iterator[Span]:
+    for m in _NUMERIC.finditer(text):
+        if _valid(_full_year(m.group(4)), int(m.group(3)), int(m.group(1))):
+            yield m.start(), m.end()
+
+
+def _weekdays(text: str) -> Iterator[Span]:
+    for m in _WEEKDAY_DAY.finditer(text):
+        if 1 <= int(m.group(1)) <= 31:
+            yield m.start(), m.end()
+    for m in _WEEKDAY_ALONE.finditer(text):
+        yield m.start("date"), m.end("date")
+
+
+def _day_month(text: str) -> Iterator[Span]:
+    for m in _DAY_MONTH.finditer(text):
+        if _valid(2000, int(m.group(3)), int(m.group(2))):
+            yield m.start("date"), m.end("date")
+
+
+def _named_days(text: str) -> Iterator[Span]:
+    for m in _HOLIDAY.finditer(text):
+        yield m.start(), m.end()
+    for m in _DECADE.finditer(text):
+        yield m.start("date"), m.end("date")
+
+
+def _years(text: str) -> Iterator[Span]:
+    for m in _YEAR.finditer(text):
+        start = m.start("date")
+        if m.group("date")[:1].isdigit() and not _BEFORE_YEAR.search(line_before(text, start, _CONTEXT_WIDTH)):
+            continue
+        yield start, m.end()
+
+
+# Most complete form first: a span overlapping one found earlier is dropped.
+_FINDERS: tuple[Callable[[str], Iterator[Span]], ...] = (
+    _two_months,
+    _written,
+    _interval_starts,
+    _roman,
+    _iso,
+    _numeric,
+    _weekdays,
+    _day_month,
+    _named_days,
+    _years,
+)
+
+
+def find_dates(text: str) -> Iterator[Match]:
+    """Dates (see the module docstring for the forms found)."""
+    taken: list[Span] = []
+    for finder in _FINDERS:
+        for start, end in finder(text):
+            if not any(a < end and start < b for a, b in taken):
+                taken.append((start, end))
+    for start, end in sorted(taken):
+        yield start, end, DATE

@@ -1,0 +1,60 @@
+"""E-mail addresses, web addresses, and the IP and MAC addresses of devices.
+
+The types follow the rule texts of the MEDDOCAN guidelines, which do not match what
+the type names suggest: an address with a protocol (``https://…``, ``ftp://…``) is
+DIREC_PROT_INTERNET (P24.1, examples ``https://www.sample.com``, ``ftp://…``), a
+``www.`` address without one is URL_WEB (P25.1, example ``www.sample.com``), and IP and
+MAC addresses are IDENTIF_DISPOSITIVOS_NRSERIE (P23.1, "Anotar las direcciones IP, MAC
+ADDRESS"). The project's evaluation notes were annotated the same way.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+
+from deid_crf.deid.recognizers.common import DEVICE_ID, EMAIL, PROTOCOL_ADDRESS, URL, Match
+
+_EMAIL = re.compile(r"(?<![\w.+-])[\w][\w.+-]*@[\w-]+(?:\.[\w-]+)*\.[a-zA-Z]{2,}\b")
+_URL = re.compile(r"(?<![\w@/])(?:(?P<protocol>(?:https?|ftps?|sftp)://)|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
+_URL_TRAILING = ".,;:!?"
+# Candidates only: ipaddress decides.
+_IPV4 = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w]|\.\d)")
+_IPV6 = re.compile(r"(?<![\w:.])(?=[0-9A-Fa-f:]*::|(?:[0-9A-Fa-f]{1,4}:){7})[0-9A-Fa-f:]{3,39}(?![\w:])")
+_MAC = re.compile(r"(?<![\w:-])[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])")
+
+
+def find_emails(text: str) -> Iterator[Match]:
+    for m in _EMAIL.finditer(text):
+        yield m.start(), m.end(), EMAIL
+
+
+def find_urls(text: str) -> Iterator[Match]:
+    """``https://…`` and ``ftp://…`` addresses (DIREC_PROT_INTERNET) and ``www.…`` ones
+    (URL_WEB), without the sentence punctuation that may follow them."""
+    for m in _URL.finditer(text):
+        end = m.end()
+        while end > m.start() and text[end - 1] in _URL_TRAILING:
+            end -= 1
+        yield m.start(), end, PROTOCOL_ADDRESS if m.group("protocol") else URL
+
+
+def _is_ip(candidate: str) -> bool:
+    if ":" in candidate and (len([g for g in candidate.split(":") if g]) < 2 or not re.search(r"\d", candidate)):
+        return False  # "::", "abc::" parse as IPv6 but are no address anyone writes
+    try:
+        ipaddress.ip_address(candidate)
+    except ValueError:
+        return False
+    return True
+
+
+def find_ips(text: str) -> Iterator[Match]:
+    """IPv4 and IPv6 addresses that :mod:`ipaddress` accepts, and MAC addresses."""
+    for pattern in (_IPV4, _IPV6):
+        for m in pattern.finditer(text):
+            if _is_ip(m.group()):
+                yield m.start(), m.end(), DEVICE_ID
+    for m in _MAC.finditer(text):
+        yield m.start(), m.end(), DEVICE_ID

@@ -1,0 +1,134 @@
+"""Record, card and staff numbers written as the value of a label: ``NHC: HC-0045123``,
+``Nº episodio: 2023/0045612``, ``CIP: ROSE0410215004``, ``Col. 08/41327``,
+``Nº empl. E-30418``, anywhere on a line (``Sexo: M   NHC: 2210457   CIP: …``).
+
+A label is followed by ``:``, dot leaders (``NHC ........ 5512098``), a ``nº`` or, for
+abbreviations and labels that start with ``Nº``, a space. The value is one run of
+letters, digits and inner ``-``, ``/``, ``.``, with single spaces only between digit
+groups (``28 43758925 33``); it ends at punctuation, at two spaces or at a word, which
+is where the line's next label starts, and it needs four digits. A value's letters stay
+in the span (``EP20-0341177``, ``E-30418``); the prefix ``nhc-``/``HC-`` that repeats
+the label does not (guideline N17.1, ``CIPA: nhc-150679``).
+
+Types (MEDDOCAN guidelines):
+
+* ID_SUJETO_ASISTENCIA: NHC and historia clínica, the regional health cards CIP, CIPA,
+  TSI, TIS, SIP, NUHSA, CIC, and DNI, NIF, NIE, passport (P17.1 "códigos CIPA, NHC,
+  DNI, NIF, CIE y pasaporte"; MEDDOCAN train annotates every ``CIPA:`` value so);
+* ID_ASEGURAMIENTO: NASS, NSS, NAF, affiliation and European card (TSE) numbers (P19.1);
+* ID_CONTACTO_ASISTENCIAL: episode, admission, petition, biopsy, cytology, accession
+  and study numbers (P18.1 "episodio, contacto, problema, proceso");
+* ID_TITULACION_PERSONAL_SANITARIO: collegiate numbers (P20.1, label left out as in
+  ``NºCol: 08-08-25574``);
+* ID_EMPLEO_PERSONAL_SANITARIO: employee, mecanográfico and CIAS numbers (P21.1);
+* NUMERO_IDENTIF: member numbers (P27.1 ``NºSocio: 5547889955``);
+* IDENTIF_DISPOSITIVOS_NRSERIE: serial numbers (``nº de serie``; title of 2.3.23);
+* OTROS_SUJETO_ASISTENCIA: file numbers (P28.1 "números de expedientes").
+
+Collegiate numbers that repeat their province code (``28 28 20943``) are found
+without a label too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from deid_crf.deid.recognizers.common import (
+    COLLEGIATE_ID,
+    CONTACT_ID,
+    DEVICE_ID,
+    EMPLOYEE_ID,
+    INSURANCE_ID,
+    OTHER_ID,
+    OTHER_SUBJECT,
+    PATIENT_ID,
+    SP,
+    Match,
+    line_before,
+)
+
+_NUMBER_SIGN = r"(?:n[º°ª]\.?|n\.[º°ª]|n[úu]m\.?|n[úu]mero)"  # "Nº", "n.º", "núm.", "número"
+_OF = rf"{SP}*(?:de{SP}+)?"
+
+
+@dataclass(frozen=True)
+class Field:
+    """A label (regular expression) and the type of its value; a ``word`` label is
+    also a word of running text ("historia clínica", "episodio"), so it is a field only
+    when ``:``, dot leaders or ``nº`` follow it."""
+
+    label: str
+    type: str
+    word: bool = False
+
+
+FIELDS: tuple[Field, ...] = (
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:historia(?:{SP}+cl[ií]nica)?|h\.?{SP}?c\.?))", PATIENT_ID),
+    Field(r"N\.?H\.?C\.?|H\.?C\.?|CIPA?(?:[ -]?SNS)?|TSI|TIS|SIP|NUHSA|CIC|D\.?N\.?I\.?|NIF|NIE", PATIENT_ID),
+    Field(rf"(?i:historia{SP}+cl[ií]nica|pasaporte)", PATIENT_ID, word=True),
+    Field(r"N\.?A\.?S\.?S\.?|NSS|NAF|TSE", INSURANCE_ID),
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:afiliaci[oó]n|(?:la{SP}+)?seguridad{SP}+social))", INSURANCE_ID),
+    Field(rf"(?i:afiliaci[oó]n|seguridad{SP}+social)", INSURANCE_ID, word=True),
+    Field(
+        rf"(?i:(?:{_NUMBER_SIGN}{_OF}|id{SP}+)"
+        rf"(?:episodio|ingreso|petici[oó]n|biopsia|citolog[ií]a|acceso|estudio|muestra|solicitud))",
+        CONTACT_ID,
+    ),
+    Field(r"(?i:episodio)", CONTACT_ID, word=True),
+    Field(rf"(?i:{_NUMBER_SIGN}{SP}*col(?:egiad[oa]|·legiat)?\.?)|Col\.|NColeg\.?|(?i:col·legiat)", COLLEGIATE_ID),
+    Field(r"(?i:colegiad[oa])", COLLEGIATE_ID, word=True),
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado)?\.?|mecanogr[aá]fico))|CIAS", EMPLOYEE_ID),
+    Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True),
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}socio)", OTHER_ID),
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie)", DEVICE_ID),
+    # "Nº de expediente social:", "(expediente RGC-08-2023-114587)".
+    Field(rf"(?i:(?:{_NUMBER_SIGN}{_OF})?expediente(?:{SP}+[^\W\d_]+(?={SP}*:))?)", OTHER_SUBJECT),
+)
+
+_LABELS = re.compile(
+    r"(?<![^\W_])(?:" + "|".join(f"(?P<f{i}>{f.label})" for i, f in enumerate(FIELDS)) + r")(?![^\W\d_])"
+)
+# What may stand between a label and its value: ":" or dot leaders, then "nº".
+_SEPARATOR = re.compile(
+    rf"{SP}*(?P<punct>:|[.…]{{2,}}|[.…](?={SP}*:))?(?:{SP}|[.…:])*(?P<sign>(?i:{_NUMBER_SIGN})[.:]?{SP}*)?"
+)
+_VALUE = re.compile(rf"(?:(?i:n?hc)[-/]{SP}?)?(?P<value>[^\W_](?:[^\W_]|[-/.](?=[^\W_])|{SP}(?=\d))*)")
+_MIN_DIGITS = 4
+
+
+def _value_after(text: str, label: re.Match[str], field: Field) -> tuple[int, int] | None:
+    """Where the value of ``label`` lies, or None if no value of four digits follows
+    it the way a field's value does."""
+    sep = _SEPARATOR.match(text, label.end())
+    gap = text[label.end() : sep.end()]
+    if field.word and not (sep.group("punct") or sep.group("sign")):
+        return None
+    if not gap and not label.group().endswith((".", ":")):
+        return None  # "NHC5512098" is one token, not a label and its value
+    value = _VALUE.match(text, sep.end())
+    if value is None or sum(c.isdigit() for c in value.group("value")) < _MIN_DIGITS:
+        return None
+    return value.start("value"), value.end("value")
+
+
+def find_labelled_ids(text: str) -> Iterator[Match]:
+    """The values of identifier labels (see the module docstring)."""
+    for label in _LABELS.finditer(text):
+        field = FIELDS[int(label.lastgroup[1:])]
+        where = _value_after(text, label, field)
+        if where is not None:
+            yield where[0], where[1], field.type
+
+
+# Collegiate numbers: province code twice and five digits, "28 28 20943", "08-08-25574".
+_COLLEGIATE = re.compile(r"(?<![\w/.-])(\d{2})([ -])(\d{2})\2\d{5}(?![\w]|[ /-]\d)")
+_COLLEGIATE_LABEL = re.compile(r"n[ºo°]\s?col|colegiad[oa]|col\.")
+
+
+def find_collegiate(text: str) -> Iterator[Match]:
+    """Collegiate numbers whose province code repeats, or after a collegiate label."""
+    for m in _COLLEGIATE.finditer(text):
+        if m.group(1) == m.group(3) or _COLLEGIATE_LABEL.search(line_before(text, m.start(), 30)):
+            yield m.start(), m.end(), COLLEGIATE_ID

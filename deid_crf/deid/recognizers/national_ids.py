@@ -1,0 +1,91 @@
+"""National identifiers whose check digits say they are real.
+
+python-stdnum checks DNI and NIE letters (``stdnum.es.dni``, ``stdnum.es.nie``), CIF
+check characters (``stdnum.es.cif``), IBAN (``stdnum.iban``) and Spanish bank account
+(``stdnum.es.ccc``) check digits. stdnum has no Spanish social-security number, so the
+NASS check (the last two of twelve digits are the first ten modulo 97) is written here;
+the surrogate generator uses the same checks to keep replacements valid.
+
+Types, from the MEDDOCAN guidelines: DNI and NIE are ID_SUJETO_ASISTENCIA (P17.1 "DNI,
+NIF, CIE"); NASS is ID_ASEGURAMIENTO (P19.1); an IBAN or a bank account is
+OTROS_SUJETO_ASISTENCIA (P28.1 "números de cuentas corrientes"); a CIF, the tax number
+of a company, is NUMERO_IDENTIF (P27.1, "cualquier otro tipo de identificación"), and
+only after a ``CIF``/``NIF`` label, because one in ten letter-and-eight-digit codes
+(samples, devices) passes its check by chance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from stdnum import iban
+from stdnum.es import ccc, cif, dni, nie
+
+from deid_crf.deid.recognizers.common import INSURANCE_ID, OTHER_ID, OTHER_SUBJECT, PATIENT_ID, Match, line_before
+
+_DNI = re.compile(r"(?<![\w.-])(\d{1,2}\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)")
+_NIE = re.compile(r"(?<![\w.-])([XYZ])[ -]?(\d\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)")
+_CIF = re.compile(r"(?<![\w.-])([ABCDEFGHJNPQRSUVW])[ -]?(\d{2}\.?\d{3}\.?\d{2})[ -]?([0-9A-J])(?!\w)")
+_CIF_LABEL = re.compile(r"\b(?:c\.?i\.?f|n\.?i\.?f)\b")
+# Two letters, two check digits, then groups of four (the last may be shorter).
+_IBAN = re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?![\w])")
+_BANK_ACCOUNT = re.compile(r"(?<![\w.-])\d{4}([ -]?)\d{4}\1\d{2}\1\d{10}(?![\w]|[ .-]\d)")
+_ACCOUNT_LABEL = re.compile(r"\b(?:iban|cuenta|c\.?c\.?c)\b")
+_NASS = re.compile(r"(?<![\w/.-])(\d{2})([ /-]?)(\d{8})\2(\d{2})(?![\w]|[ /-]\d)")
+_NASS_LABEL = re.compile(r"nass|n\.?\s?a\.?\s?s\.?\s?s|seguridad social|afiliaci[oó]n|n[ºo°]\s*ss\b|\bnaf\b|\bnss\b")
+_LABEL_WIDTH = 30
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def dni_letter(number: int) -> str:
+    """The check letter of a DNI number (NIE: X, Y, Z stand for 0, 1, 2)."""
+    return dni.calc_check_digit(f"{number:08d}")
+
+
+def nass_is_valid(digits: str) -> bool:
+    """Social-security number check: the last two of 12 digits are the first ten mod 97."""
+    return len(digits) == 12 and digits.isdigit() and int(digits[:10]) % 97 == int(digits[10:])
+
+
+def find_dni(text: str) -> Iterator[Match]:
+    """DNI (``12345678Z``, ``12.345.678-Z``) and NIE (``X1234567L``, ``X-1234567-L``)
+    numbers whose check letter is right."""
+    for m in _DNI.finditer(text):
+        digits = _digits(m.group(1))
+        if len(digits) == 8 and dni.is_valid(digits + m.group(2)):
+            yield m.start(), m.end(), PATIENT_ID
+    for m in _NIE.finditer(text):
+        if nie.is_valid(m.group(1) + _digits(m.group(2)) + m.group(3)):
+            yield m.start(), m.end(), PATIENT_ID
+
+
+def find_cif(text: str) -> Iterator[Match]:
+    """Company tax numbers (``B12345674``) with a valid check character after a
+    ``CIF``/``NIF`` label on their line."""
+    for m in _CIF.finditer(text):
+        if cif.is_valid("".join(m.groups()).replace(".", "")) and _CIF_LABEL.search(
+            line_before(text, m.start(), _LABEL_WIDTH)
+        ):
+            yield m.start(), m.end(), OTHER_ID
+
+
+def find_bank_accounts(text: str) -> Iterator[Match]:
+    """IBAN and 20-digit Spanish account numbers: with valid check digits, or after an
+    ``IBAN``/``cuenta`` label."""
+    for pattern, checker in ((_IBAN, iban), (_BANK_ACCOUNT, ccc)):
+        for m in pattern.finditer(text):
+            if checker.is_valid(m.group()) or _ACCOUNT_LABEL.search(line_before(text, m.start(), _LABEL_WIDTH)):
+                yield m.start(), m.end(), OTHER_SUBJECT
+
+
+def find_nass(text: str) -> Iterator[Match]:
+    """Social-security numbers ``28 12345678 40``, ``28/12345678/40``: with a valid
+    check or after a NASS label."""
+    for m in _NASS.finditer(text):
+        digits = m.group(1) + m.group(3) + m.group(4)
+        if nass_is_valid(digits) or _NASS_LABEL.search(line_before(text, m.start(), _LABEL_WIDTH)):
+            yield m.start(), m.end(), INSURANCE_ID

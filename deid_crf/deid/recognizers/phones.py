@@ -1,0 +1,136 @@
+"""Phone, fax and pager numbers.
+
+Candidates come from ``phonenumbers.PhoneNumberMatcher`` (region ES), one line at a
+time, so national numbers in any grouping (``967 597 100``, ``93.384.21.67``,
+``678-21-90-43``), numbers with a country code (``+34``, ``0034``, ``(+33)``,
+``+212``) and extensions (``ext. 2417``) are read as the library reads them. A
+candidate is kept when
+
+* a phone or fax label (``Tel.``, ``Tfno``, ``Móvil``, ``Fax``…) comes before it on
+  its line with no other field label in between; or
+* it is written with a country code (the ``+`` or ``00`` says it is a phone); or
+* it is a valid Spanish number grouped as only phone numbers are written
+  (``967 597 100``, ``91 336 87 85``). A bare nine-digit number is left out: in clinical
+  headers it is far more often a record number (``NHC: 786946231``).
+
+Any 7–15 digit number right after a phone label (``Teléfono: 55304000``,
+``Fax: (5982) 487-3837``) and a pager number after ``busca`` (guideline P14.2) are
+phones too.
+
+Span boundaries follow MEDDOCAN train: a span starts at the number's first digit, so
+a written country code is inside it but the ``+`` before it is not (all five ``+34``
+numbers of train are annotated from ``34``, and ``(5982) 487-3837`` from ``5982``;
+guideline G3 leaves leading punctuation out), and an extension is inside it
+(``986413144 ext 1530``). The type is NUMERO_FAX after a ``Fax`` label (guideline C2),
+NUMERO_TELEFONO after ``Tel. y Fax`` and otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import phonenumbers
+from phonenumbers import Leniency, PhoneNumberMatcher
+
+from deid_crf.deid.recognizers.common import FAX, PHONE, SP, Match, line_before, lines
+
+_REGION = "ES"
+_LABEL_WIDTH = 40  # how far before a number its label may be, on the same line
+
+# Whole words only: "hotel", "cartel" or "pastel" before a number are no phone label.
+_LABEL_WORDS = (
+    r"\b(?:tel[eé]fonos?|tel[eé]fs?|tfnos?|tlfnos?|tlfs?|telfs?|tels?|m[oó]vil(?:es)?|fax|contacto)(?![^\W\d_])"
+)
+_PHONE_LABEL = re.compile(_LABEL_WORDS)
+_LABEL_END = re.compile(rf"{_LABEL_WORDS}[.:]*\s*$")
+# An identifier's label ("NHC:", "DNI") between a phone label and a number: the number
+# belongs to that field, not to the phone.
+_OTHER_FIELD = re.compile(
+    r"\b(?:n\.?h\.?c|hc|dni|nie|nif|nass|nss|naf|cipa?|tsi|tis|sip|nuhsa|cic|col|colegiad[oa]|episodio|historia"
+    r"|pasaporte)\b"
+)
+# Groupings written only for phone numbers, so they are taken without a label.
+_PHONE_GROUPS = {(3, 3, 3), (3, 2, 2, 2), (2, 3, 2, 2), (3, 6), (2, 7)}
+_INTERNATIONAL = re.compile(r"\(?\+|\(?00")
+_EXTENSION = re.compile(r"(?i)\s*\(?\s*(?:ext|extensi[oó]n|x)\b")
+# A number glued to a word or to another number ("XMOU451208015", "12.345.678") is part
+# of something else.
+_GLUED_BEFORE = re.compile(r"(?:\w|\d[/.,-])$")
+_GLUED_AFTER = re.compile(r"\w|[/.,-]\d")
+
+# Any number of 7–15 digits right after a phone label; a bracket may close a code.
+_LABELLED_NUMBER = re.compile(rf"\(?\+?{SP}?(\d(?:\)?[ .-]?\d){{6,14}})(?![\w]|[ .-]\d)")
+# Pager numbers: "busca 6613", "buscapersonas: 6527- 3368" (P14.2).
+_PAGER = re.compile(rf"\bbusca(?:personas)?[.:]?{SP}*(?:n[º°o]\.?{SP}*)?(\d{{4,5}}(?:-?{SP}?\d{{4}})?)(?![\w]|[.,-]\d)")
+
+
+def _label(before: str) -> re.Match[str] | None:
+    """The phone label that rules a number preceded on its line by ``before``: the
+    nearest one, unless another field's label comes after it."""
+    labels = list(_PHONE_LABEL.finditer(before))
+    if not labels:
+        return None
+    last = labels[-1]
+    return None if _OTHER_FIELD.search(before, last.end()) else last
+
+
+def _phone_type(before: str) -> str | None:
+    """NUMERO_FAX when the ruling label is "fax" (but not "Tel. y Fax"), NUMERO_TELEFONO
+    for another phone label, None without a label."""
+    label = _label(before)
+    if label is None:
+        return None
+    if label.group() != "fax":
+        return PHONE
+    labels = list(_PHONE_LABEL.finditer(before, 0, label.start()))
+    joined = labels and re.fullmatch(r"[.:]*\s*(?:y|/|e)\s*", before[labels[-1].end() : label.start()])
+    return PHONE if joined else FAX
+
+
+def _grouping(raw: str) -> tuple[int, ...]:
+    """Lengths of the digit groups of a number as written, extension left out."""
+    main = raw[: m.start()] if (m := _EXTENSION.search(raw)) else raw
+    return tuple(len(g) for g in re.findall(r"\d+", main))
+
+
+def _is_glued(text: str, start: int, end: int) -> bool:
+    return _GLUED_BEFORE.search(text, max(0, start - 2), start) is not None or _GLUED_AFTER.match(text, end) is not None
+
+
+def _matched_numbers(text: str) -> Iterator[Match]:
+    """The numbers phonenumbers finds that a label, a country code or a phone
+    grouping confirms, each from its first digit on."""
+    for offset, line in lines(text):
+        for m in PhoneNumberMatcher(line, _REGION, leniency=Leniency.POSSIBLE):
+            start, end = offset + m.start, offset + m.end
+            if _is_glued(text, start, end):
+                continue
+            type_ = _phone_type(line_before(text, start, _LABEL_WIDTH))
+            international = _INTERNATIONAL.match(m.raw_string) is not None
+            grouped = phonenumbers.is_valid_number(m.number) and _grouping(m.raw_string) in _PHONE_GROUPS
+            if type_ is None and not international and not grouped:
+                continue
+            first_digit = start + re.search(r"\d", m.raw_string).start()
+            yield first_digit, end, type_ or PHONE
+
+
+def _labelled_numbers(text: str, taken: list[tuple[int, int]]) -> Iterator[Match]:
+    """Digit strings right after a phone label that phonenumbers did not read."""
+    for m in _LABELLED_NUMBER.finditer(text):
+        before = line_before(text, m.start(), _LABEL_WIDTH)
+        if _LABEL_END.search(before) and not any(a < m.end() and m.start() < b for a, b in taken):
+            yield m.start(1), m.end(), _phone_type(before) or PHONE
+
+
+def find_phones(text: str) -> Iterator[Match]:
+    """Phone, fax and pager numbers (see the module docstring for what is kept)."""
+    found = list(_matched_numbers(text))
+    found += _labelled_numbers(text, [(a, b) for a, b, _ in found])
+    taken = [(a, b) for a, b, _ in found]
+    found += [
+        (m.start(1), m.end(), PHONE)
+        for m in _PAGER.finditer(text)
+        if not any(a < m.end() and m.start(1) < b for a, b in taken)
+    ]
+    yield from sorted(found)

@@ -1,0 +1,264 @@
+"""The rule layer's recognizers on formats MEDDOCAN does not show, and their traps."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.internet import find_ips, find_urls
+from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
+from deid_crf.deid.recognizers.national_ids import (
+    dni_letter,
+    find_bank_accounts,
+    find_cif,
+    find_dni,
+    find_nass,
+    nass_is_valid,
+)
+from deid_crf.deid.recognizers.phones import find_phones
+from deid_crf.deid.recognizers.postcodes import find_postcodes
+from deid_crf.deid.rules import RuleLayer
+
+PHONE, FAX = "NUMERO_TELEFONO", "NUMERO_FAX"
+
+
+def found(finder, text):
+    return [(text[a:b], t) for a, b, t in finder(text)]
+
+
+def texts(finder, text):
+    return [t for t, _ in found(finder, text)]
+
+
+# ------------------------------------------------------------------------------ phones
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A written country code stays in the span, its "+" does not (MEDDOCAN train).
+        ("y teléfono +34 612 345 678, remitido", [("34 612 345 678", PHONE)]),
+        ("Tel.: + 34 93 693 29 05. Fax: + 34 93 567 22 28", [("34 93 693 29 05", PHONE), ("34 93 567 22 28", FAX)]),
+        ("tel. 0034 93 123 45 67.", [("0034 93 123 45 67", PHONE)]),
+        ("su hija en Lyon (+33) 6 12 34 56 78", [("33) 6 12 34 56 78", PHONE)]),
+        ("contacto +212 6 61 23 45 67 y", [("212 6 61 23 45 67", PHONE)]),
+        ("móvil +44 7700 900417", [("44 7700 900417", PHONE)]),
+        ("Tel. 91 683 93 60 ext. 2417 · Fax 91 683 97 48", [("91 683 93 60 ext. 2417", PHONE), ("91 683 97 48", FAX)]),
+        ("Teléfonos: 93.384.21.67 / 654 21 08 93 (hija)", [("93.384.21.67", PHONE), ("654 21 08 93", PHONE)]),
+        ("Tfno.: 954.22.31.87 / 678-21-90-43", [("954.22.31.87", PHONE), ("678-21-90-43", PHONE)]),
+        ("Fax: (5982) 487-3837 E-mail", [("5982) 487-3837", FAX)]),
+        ("Tel. y fax: 961 622 403", [("961 622 403", PHONE)]),
+        # A pager number is a phone (P14.2), the number only.
+        ("Nº empleado 45812 — busca 6613", [("6613", PHONE)]),
+        ("buscapersonas: 6527- 3368", [("6527- 3368", PHONE)]),
+        # Precision traps: ids, doses, lab values, dates, an id label after the phone label.
+        ("NHC: 786946231.", []),
+        ("Tel: 967 596 685 NHC: 786946231", [("967 596 685", PHONE)]),
+        ("TIS: XMOU451208015", []),
+        ("paracetamol 1 g/8 h, 5 mg/12 h; Hb 12.5 g/dl; plaquetas 150.000", []),
+        ("Gleason 3+4, PSA 12.5 ng/ml el 05.03.24", []),
+        ("el 2024-03-05 y 12.345.678-Z", []),
+        ("NASS: 28 43758925 33", []),
+        ("se busca 12 veces", []),
+    ],
+)
+def test_phones(text, expected):
+    assert found(find_phones, text) == expected
+
+
+# ------------------------------------------------------------------- national ids
+
+
+def test_dni_and_nie_in_compact_and_separated_forms():
+    letter = dni_letter(12345678)
+    nie_letter = dni_letter(10000000 + 2384716)  # Y stands for 1
+    text = (
+        f"DNI 12345678{letter}, 12.345.678-{letter}, 12345678 {letter}; "
+        f"NIE Y2384716{nie_letter}, Y-2384716-{nie_letter}"
+    )
+    assert texts(find_dni, text) == [
+        f"12345678{letter}",
+        f"12.345.678-{letter}",
+        f"12345678 {letter}",
+        f"Y2384716{nie_letter}",
+        f"Y-2384716-{nie_letter}",
+    ]
+    wrong = "A" if letter != "A" else "B"
+    assert texts(find_dni, f"DNI 12345678{wrong} y lote 1234567{wrong}") == []
+
+
+def test_cif_needs_its_check_character_and_a_label():
+    assert found(find_cif, "Empresa SL, CIF: B65410011.") == [("B65410011", "NUMERO_IDENTIF")]
+    assert found(find_cif, "CIF: B65410012") == []  # wrong check digit
+    assert found(find_cif, "muestra B65410011") == []  # a code that passes by chance
+
+
+def test_bank_accounts_are_otros():
+    assert found(find_bank_accounts, "IBAN: ES91 2100 0418 4502 0005 1332.") == [
+        ("ES91 2100 0418 4502 0005 1332", "OTROS_SUJETO_ASISTENCIA")
+    ]
+    # A wrong check digit is still an account after a label, and nothing without one.
+    assert texts(find_bank_accounts, "en la cuenta ES21 2100 0418 4502 0005 1332") == ["ES21 2100 0418 4502 0005 1332"]
+    assert texts(find_bank_accounts, "código ES21 2100 0418 4502 0005 1332") == []
+    assert texts(find_bank_accounts, "cuenta nº 2100-0418-45-0200051332") == ["2100-0418-45-0200051332"]
+
+
+def test_nass_with_slashes_and_its_check():
+    body = "2812345678"
+    valid = f"{body[:2]}/{body[2:]}/{int(body) % 97:02d}"
+    assert nass_is_valid(valid.replace("/", ""))
+    assert texts(find_nass, f"afiliado {valid}") == [valid]
+    assert texts(find_nass, "lote 28/12345678/00") == []
+
+
+# --------------------------------------------------------------- labelled identifiers
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The prefix that repeats the label is left out (N17.1), the code's letters kept.
+        (
+            "NHC: HC-0045123    NASS: 41/10293847/62",
+            [("0045123", "ID_SUJETO_ASISTENCIA"), ("41/10293847/62", "ID_ASEGURAMIENTO")],
+        ),
+        ("CIPA: nhc-150679.", [("150679", "ID_SUJETO_ASISTENCIA")]),
+        (
+            "Nº HC: 0456231\nCIP: ROSE0410215004      F. nac.",
+            [("0456231", "ID_SUJETO_ASISTENCIA"), ("ROSE0410215004", "ID_SUJETO_ASISTENCIA")],
+        ),
+        ("Sexo: M   TIS: OURX560312915019 Edad: 6", [("OURX560312915019", "ID_SUJETO_ASISTENCIA")]),
+        (
+            "NUHSA: AN0654321098     NSS: 41/10283746/03",
+            [("AN0654321098", "ID_SUJETO_ASISTENCIA"), ("41/10283746/03", "ID_ASEGURAMIENTO")],
+        ),
+        ("(NHC 4456790) - biopsia", [("4456790", "ID_SUJETO_ASISTENCIA")]),
+        ("NHC ............. 5512098", [("5512098", "ID_SUJETO_ASISTENCIA")]),
+        (
+            "Pasaporte: FT482913     NIE: X8294715R",
+            [("FT482913", "ID_SUJETO_ASISTENCIA"), ("X8294715R", "ID_SUJETO_ASISTENCIA")],
+        ),
+        ("con pasaporte nº 533914872, profesión", [("533914872", "ID_SUJETO_ASISTENCIA")]),
+        ("Nº de afiliación: 28 1234567 12", [("28 1234567 12", "ID_ASEGURAMIENTO")]),
+        ("Nº episodio: EP20-0341177     Ingreso", [("EP20-0341177", "ID_CONTACTO_ASISTENCIAL")]),
+        ("Nº de ingreso: 2024/0031876", [("2024/0031876", "ID_CONTACTO_ASISTENCIAL")]),
+        (
+            "Nº acceso ....... RX23-0048711   Episodio .... 23/1129087",
+            [("RX23-0048711", "ID_CONTACTO_ASISTENCIAL"), ("23/1129087", "ID_CONTACTO_ASISTENCIAL")],
+        ),
+        ("Dra. Pujol   Nº col. 08/41327", [("08/41327", "ID_TITULACION_PERSONAL_SANITARIO")]),
+        (
+            "colegiada nº 31/05678, CIAS 1201010205A,",
+            [("31/05678", "ID_TITULACION_PERSONAL_SANITARIO"), ("1201010205A", "ID_EMPLEO_PERSONAL_SANITARIO")],
+        ),
+        (
+            "NColeg 46-9876 · Col. 3838-1927",
+            [("46-9876", "ID_TITULACION_PERSONAL_SANITARIO"), ("3838-1927", "ID_TITULACION_PERSONAL_SANITARIO")],
+        ),
+        ("(Nº empl. E-30418)", [("E-30418", "ID_EMPLEO_PERSONAL_SANITARIO")]),
+        ("TCAE — nº mecanográfico 741223", [("741223", "ID_EMPLEO_PERSONAL_SANITARIO")]),
+        ("NºSocio: 5547889955", [("5547889955", "NUMERO_IDENTIF")]),
+        ("Nº de expediente social: TS-2023-0847", [("TS-2023-0847", "OTROS_SUJETO_ASISTENCIA")]),
+        ("glucómetro, nº de serie MGMY123-45678.", [("MGMY123-45678", "IDENTIF_DISPOSITIVOS_NRSERIE")]),
+        # Traps: labels without a value, words of running text, a value glued to its label.
+        ("NHC: ver informe", []),
+        ("episodio 2019 de dolor torácico; un episodio de fiebre", []),
+        ("revisó la historia clínica 2014 del paciente", []),
+        ("Col. San Lucas Coyoacán", []),
+        ("NHC5512098", []),
+        ("Hb 13, HC 120 g", []),
+    ],
+)
+def test_labelled_ids(text, expected):
+    assert found(find_labelled_ids, text) == expected
+
+
+# ------------------------------------------------------------------------ postcodes
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("C/ Feria, 112, 2ºB, 41002 Sevilla", ["41002"]),
+        ("Avda. Manuel Siurot S/N. E-41013. Sevilla.", ["E-41013"]),
+        ("Hermanos Falcó, s/n - 02006 Albacete", ["02006"]),
+        ("rúa do Hórreo 14, 2º — 15702 Santiago", ["15702"]),
+        ("C/ Joaquim Folguera, 3 - 5º 2ª 08022 Barcelona", ["08022"]),
+        ("carrer de Mallorca, 245, 3r 1a,\n08008 Barcelona", ["08008"]),
+        ("C/ Strachan, 4- 2º piso 29015- Badajoz", ["29015"]),
+        ("CP: E-28015", ["E-28015"]),
+        ("C/. Puerto de Pajares, 3-2. ºB E 28053 Madrid", ["E 28053"]),
+        # Traps: no province 60, lab counts, a number without an address, an id's digits.
+        ("Calle Mayor, 3, 60000 Madrid", []),
+        ("recuento de 15000 leucocitos; Leucocitos 12000 Neutrófilos", []),
+        ("Ingresó con 28046 Unidades", []),
+        ("NºCol: 28 28 20943. Informe", []),
+    ],
+)
+def test_postcodes(text, expected):
+    assert texts(find_postcodes, text) == expected
+
+
+# --------------------------------------------------------------------------- dates
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("el 3 de marzo de 2020", ["3 de marzo de 2020"]),
+        ("Fecha: lunes 8 de abril de 2024, 12:30 h", ["lunes 8 de abril de 2024"]),
+        ("Enviado el: martes, 13 de febrero de 2024 16:42", ["martes, 13 de febrero de 2024"]),
+        ("TC del 3-III-2020 y del 8-XI-2023; 29-II-2023 no existe", ["3-III-2020", "8-XI-2023"]),
+        ("Extracción: 05.03.24 08:12   Validación: 2024-03-05 13:40", ["05.03.24", "2024-03-05"]),
+        ("oct-2023, 18-01-2024", ["oct-2023", "18-01-2024"]),
+        (
+            "Barcelona, 13 de juny de 2023; 2 d'abril de 2024; 15 de xullo de 2022",
+            ["13 de juny de 2023", "2 d'abril de 2024", "15 de xullo de 2022"],
+        ),
+        ("En febrero y abril de 2002 acude", ["febrero y abril de 2002"]),
+        ("del 24 al 28 de septiembre de 2023", ["24", "28 de septiembre de 2023"]),
+        ("la revisión del jueves 8 la hicimos; vuelve el lunes", ["jueves 8", "lunes"]),
+        ("colocada el 19/02 y ajustada al 1/3 distal", ["19/02"]),
+        ("desde la Navidad pasada y en Semana Santa", ["Navidad", "Semana Santa"]),
+        ("costurera hasta los años 60", ["años 60"]),
+        ("Año de nacimiento: 1987; nefrectomía (2002)", ["1987", "2002"]),
+        ("derivada en\ndiciembre desde el CAP", ["diciembre"]),
+        # Traps: names that hold a date, laws, doses, scores, fractions, times, lab years.
+        ("Hospital Universitario 12 de Octubre; Avda. 1 de Mayo", []),
+        ("según el RD 1299/2006, de 10 de noviembre", []),
+        ("5 mg/12 h, Gleason 3+4, EVA 7/10, TA 120/80 a las 16:42", []),
+        ("Sistema Bethesda 2014, modelo SRV2007", []),
+        ("los lunes y los viernes", []),
+    ],
+)
+def test_dates(text, expected):
+    assert texts(find_dates, text) == expected
+
+
+def test_hospital_before_a_date_elsewhere_on_the_line_does_not_hide_it():
+    assert texts(find_dates, "ingresó en nuestro hospital el 12 de junio de 2002") == ["12 de junio de 2002"]
+    assert texts(find_dates, "Hospitalización en octubre-07") == ["octubre-07"]
+
+
+# ----------------------------------------------------------------- internet addresses
+
+
+def test_web_and_device_addresses_follow_the_guideline_rule_texts():
+    text = "Ver https://pacs.sespa.es/visor?acc=1 y www.cmrussafa.es. IP 10.46.12.87, mac 00:0a:95:9d:68:16, fe80::1."
+    assert found(find_urls, text) == [
+        ("https://pacs.sespa.es/visor?acc=1", "DIREC_PROT_INTERNET"),
+        ("www.cmrussafa.es", "URL_WEB"),
+    ]
+    assert texts(find_ips, text) == ["10.46.12.87", "fe80::1", "00:0a:95:9d:68:16"]
+    assert texts(find_ips, "versión 1.2.3.4.5, 300.1.1.1, a las 12:30:45, Nota::") == []
+
+
+def test_the_rule_layer_keeps_one_span_where_recognizers_agree():
+    letter = dni_letter(46123987)
+    text = f"NHC 5512098 · DNI 46123987{letter} · Tel. 948 19 82 00\n"
+    spans = RuleLayer(priority="union").find(text)
+    assert [(text[s.start : s.end], s.type) for s in spans] == [
+        ("5512098", "ID_SUJETO_ASISTENCIA"),
+        (f"46123987{letter}", "ID_SUJETO_ASISTENCIA"),
+        ("948 19 82 00", PHONE),
+    ]
