@@ -50,7 +50,8 @@ def test_emails_urls_ips():
     [
         ("Tfno. 967 597 100.", [("967 597 100", "NUMERO_TELEFONO")]),
         ("llame al 630 75 89 15", [("630 75 89 15", "NUMERO_TELEFONO")]),
-        ("Tfno.+34 945007000 Fax: +34 945007359", [("34 945007000", PHONE), ("34 945007359", "NUMERO_FAX")]),
+        # The "+" of a written prefix is kept (MEDDOCAN train would start at "34").
+        ("Tfno.+34 945007000 Fax: +34 945007359", [("+34 945007000", PHONE), ("+34 945007359", "NUMERO_FAX")]),
         ("Tel. y Fax: 961 622 403", [("961 622 403", "NUMERO_TELEFONO")]),
         ("Teléfono: 55304000", [("55304000", "NUMERO_TELEFONO")]),
         ("Tfno: 986413144 ext 1530", [("986413144 ext 1530", "NUMERO_TELEFONO")]),

@@ -17,12 +17,15 @@ Any 7–15 digit number right after a phone label (``Teléfono: 55304000``,
 ``Fax: (5982) 487-3837``) and a pager number after ``busca`` (guideline P14.2) are
 phones too.
 
-Span boundaries follow MEDDOCAN train: a span starts at the number's first digit, so
-a written country code is inside it but the ``+`` before it is not (all five ``+34``
-numbers of train are annotated from ``34``, and ``(5982) 487-3837`` from ``5982``;
-guideline G3 leaves leading punctuation out), and an extension is inside it
-(``986413144 ext 1530``). The type is NUMERO_FAX after a ``Fax`` label (guideline C2),
-NUMERO_TELEFONO after ``Tel. y Fax`` and otherwise.
+Span boundaries: a written international prefix is kept whole in the span, ``+``
+included (``+34 612 345 678``, ``+40 …``): the ``+`` is part of the number a reader
+would dial, and the project's multi-format notes annotate it so. MEDDOCAN train
+annotates its few ``+34`` numbers from ``34`` (glued ``+34679802102`` or spaced
+``+ 34 93 …``); a ``+`` set apart by a space stays out here too, so MEDDOCAN's spaced
+form scores as before and only the glued one differs by its first character. Other
+leading punctuation stays out (``(5982) 487-3837`` from ``5982``, guideline G3), and an
+extension is inside the span (``986413144 ext 1530``). The type is NUMERO_FAX after a
+``Fax`` label (guideline C2), NUMERO_TELEFONO after ``Tel. y Fax`` and otherwise.
 """
 
 from __future__ import annotations
@@ -111,8 +114,8 @@ def _matched_numbers(text: str) -> Iterator[Match]:
             grouped = phonenumbers.is_valid_number(m.number) and _grouping(m.raw_string) in _PHONE_GROUPS
             if type_ is None and not international and not grouped:
                 continue
-            first_digit = start + re.search(r"\d", m.raw_string).start()
-            yield first_digit, end, type_ or PHONE
+            first = start + re.search(r"\+\d|\d", m.raw_string).start()  # "+34 …" keeps its "+", "+ 34" not
+            yield first, end, type_ or PHONE
 
 
 def _labelled_numbers(text: str, taken: list[tuple[int, int]]) -> Iterator[Match]:
