@@ -100,7 +100,9 @@ class Case:
         """``Mujer de 67 años``, ``varón, 45a``, ``Niña de 3 años``."""
         sex, age = self.sex(), self.age()
         joiner = weighted(self.rng, [(" de ", 8), (", ", 2), (" ", 1)])
-        return (sex, joiner, age)
+        # "de edad" follows the age outside its span (guideline P2.3 takes the unit only).
+        filler = " de edad" if joiner == " de " and age.text.endswith("años") and chance(self.rng, 0.2) else ""
+        return (sex, joiner, age, filler)
 
     # -- names --------------------------------------------------------------------------
     def _cased(self, phrase: Phrase, mode: str) -> Phrase:
@@ -115,6 +117,10 @@ class Case:
         """A title (outside the span) and the patient's name: ``Dña. María Puig``,
         ``el Sr. Puig``, after ``preposition`` (``a`` + ``el`` is written ``al``)."""
         rng = self.rng
+        if style is None and chance(rng, 0.12):  # "la paciente Núria", "el paciente Karim Benali"
+            noun = "la paciente " if self.female else "el paciente "
+            lead = f"{preposition} {noun}".replace("a el ", "al ").replace("de el ", "del ").lstrip()
+            return (lead, self.patient_name(rng.choice(["given", "given_first_surname", "full"])))
         style = style or weighted(rng, [("full", 5), ("first_surname", 3), ("surnames", 2), ("given_first_surname", 2)])
         title = V.title_for(rng, self.female, staff=False)
         if style in ("first_surname", "surnames") and not title:
@@ -221,7 +227,12 @@ class Case:
         return (Span(town, "TERRITORIO"), ", ", Span(country, "PAIS"))
 
     def phone(self, mobile: bool = True) -> Span:
+        if self.foreign and mobile and chance(self.rng, 0.2):  # a number kept from the home country
+            return Span(V.foreign_phone_text(self.rng), "NUMERO_TELEFONO")
         return Span(V.phone_text(self.rng, mobile, self.home.code), "NUMERO_TELEFONO")
+
+    def email(self) -> Span:
+        return Span(V.email_text(self.rng, self.patient), "CORREO_ELECTRONICO")
 
     def hospital_span(self) -> Span:
         return Span(self.hospital, "HOSPITAL")

@@ -689,6 +689,8 @@ def primary_care_note(c: Case, b: NoteBuilder) -> None:
     field(b, style, "Paciente", c.patient_name(), " (", c.age(), ")")
     if chance(rng, 0.5):
         field(b, style, rng.choice(["CIP", "TSI", "Tarjeta"]), c.id_span("cip"))
+    if chance(rng, 0.2):
+        field(b, style, rng.choice(["Correo", "E-mail", "email"]), c.email())
     b.blank()
     b.line(say(rng, "{Motivo|MC|Motivo de consulta}: "), rng.choice(T.COMPLAINTS), ".")
     if chance(rng, 0.6):
@@ -757,6 +759,8 @@ def social_report(c: Case, b: NoteBuilder) -> None:
     field(b, style, "Fecha de nacimiento", c.numeric_date(c.birth))
     field(b, style, "Domicilio", c.address())
     field(b, style, "Teléfono", c.phone(), " / ", c.phone(mobile=False))
+    if chance(rng, 0.3):
+        field(b, style, "Correo electrónico", c.email())
     if chance(rng, 0.6):
         field(
             b,
@@ -1173,9 +1177,12 @@ def narrative(c: Case, b: NoteBuilder) -> None:
             ". ",
         )
     if chance(rng, 0.3):
+        when = Span(V.season_or_holiday_text(rng, c.days_before(30, 700)), "FECHAS")
+        b.add(say(rng, "{Empeoró durante|Refiere un episodio similar en|Ya ingresó en} "), when, ". ")
+    if chance(rng, 0.3):
         b.add(
             say(rng, "{Su |La }"),
-            Span(rng.choice(["madre", "pareja", "hija", "hermana"]), "FAMILIARES_SUJETO_ASISTENCIA"),
+            Span(rng.choice(c.relatives).kinship, "FAMILIARES_SUJETO_ASISTENCIA"),
             " nos facilita el teléfono ",
             c.phone(),
             ". ",

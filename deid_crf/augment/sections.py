@@ -16,17 +16,18 @@ from dataclasses import dataclass
 
 from deid_crf.augment import tables as T
 from deid_crf.augment import values as V
-from deid_crf.augment.builder import NoteBuilder, Part, Phrase, Span, recase
+from deid_crf.augment.builder import NoteBuilder, Part, Phrase, Span, plain, recase
 from deid_crf.augment.case import Case
 from deid_crf.augment.values import chance, weighted
 
 _CHOICE = re.compile(r"\{([^{}]*)\}")
+_DOUBLE_SPACE = re.compile(r"(?<=\S)  +(?=\S)")
 
 
 def say(rng, template: str) -> str:
     """``template`` with each ``{a|b|c}`` replaced by one of its alternatives
-    (an empty alternative drops the group)."""
-    return _CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), template)
+    (an empty alternative drops the group, and the double space it leaves)."""
+    return _DOUBLE_SPACE.sub(" ", _CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), template))
 
 
 # ----------------------------------------------------------------------------- labels
@@ -239,8 +240,8 @@ def intro_sentence(c: Case) -> Phrase:
         [("sex_age", 5), ("paciente_sex_age", 3), ("se_trata", 2), ("titled", 2), ("name_age", 2)],
     )
     if opening == "sex_age":
-        sex, joiner, age = c.sex_and_age()
-        head: Phrase = (Span(sex.text[0].upper() + sex.text[1:], sex.type), joiner, age)
+        sex, *rest = c.sex_and_age()
+        head: Phrase = (Span(sex.text[0].upper() + sex.text[1:], sex.type), *rest)
     elif opening == "paciente_sex_age":
         head = ("Paciente ", c.sex(), " de ", c.age())
     elif opening == "se_trata":
@@ -279,7 +280,7 @@ def background(b: NoteBuilder, c: Case, style: Style) -> None:
     items = rng.sample(T.BACKGROUND, rng.randint(2, 5))
     if chance(rng, 0.5):
         items[0] += f" de {rng.randint(2, 30)} años de evolución"
-    if chance(rng, 0.45):
+    if chance(rng, 0.6):
         items.append(rng.choice(T.EPONYMS))
     bullet = rng.choice(["- ", "* ", "• ", ""])
     if bullet:
@@ -339,12 +340,10 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
                 Span(V.employer_text(rng, c.lexicon, c.home), "OTROS_SUJETO_ASISTENCIA"),
             ]
         elif chance(rng, 0.2):
-            work = [
-                say(rng, "{Actualmente|} "),
-                rng.choice(T.PROFESSION_MODIFIERS),
-                ", antes ",
-                Span(c.profession, "PROFESION"),
-            ]
+            # The modifier stays outside the span (guideline N7.1).
+            status = rng.choice([c.agree("jubilado", "jubilada"), "en paro", c.agree("retirado", "retirada")])
+            opening = f"Actualmente {status}" if chance(rng, 0.4) else status.capitalize()
+            work = [opening, say(rng, "{, antes|; trabajó como|, previamente}"), " ", Span(c.profession, "PROFESION")]
         sentences.append(tuple(work))
     if c.relatives and chance(rng, 0.8):
         relative = rng.choice(c.relatives)
@@ -360,7 +359,7 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
                 )
             )
     if chance(rng, 0.3):
-        group = rng.choice(T.RELATIVE_GROUPS)
+        group = rng.choice([g for g in T.RELATIVE_GROUPS if c.years < 50 or g not in ("padres", "progenitores")])
         sentences.append(
             (
                 say(rng, "{Tiene|Refiere tener|Con} "),
@@ -380,8 +379,22 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
     if not sentences:
         sentences.append(("Vive en ", c.town(), "."))
     for sentence in sentences:
-        b.add(sentence, ". " if chance(rng, 0.75) else ".\n")
+        stop = "" if plain(sentence).endswith(".") else "."  # an employer such as "… S.L."
+        b.add(sentence, stop + (" " if chance(rng, 0.75) else "\n"))
     b.blank()
+
+
+FAMILY_CONDITIONS = (
+    "cáncer de colon",
+    "IAM",
+    "ictus",
+    "cáncer de mama",
+    "diabetes",
+    "enfermedad de Alzheimer",
+    "enfermedad de Parkinson",
+    "enfermedad de Crohn",
+    "linfoma de Hodgkin",
+)
 
 
 def family_history(b: NoteBuilder, c: Case, style: Style) -> None:
@@ -395,7 +408,7 @@ def family_history(b: NoteBuilder, c: Case, style: Style) -> None:
         ("abuelo paterno", "fallecido a los"),
     ]
     for kin, verb in rng.sample(relatives_text, rng.randint(1, 3)):
-        condition = rng.choice(["cáncer de colon", "IAM", "ictus", "cáncer de mama", "diabetes", rng.choice(T.EPONYMS)])
+        condition = rng.choice(FAMILY_CONDITIONS)
         shown = kin.capitalize() if chance(rng, 0.7) else kin
         if chance(rng, 0.6):
             b.line(
@@ -418,7 +431,7 @@ def present_illness(b: NoteBuilder, c: Case, style: Style, onset_days: int = 5) 
     onset = c.days_before(1, onset_days)
     complaint = rng.choice(T.COMPLAINTS)
     when = weighted(rng, [("date", 4), ("since_days", 3), ("pasado", 2)])
-    b.add(intro_sentence(c), say(rng, ", que {consulta|acude|ingresa} por | que {consulta|acude} por "), complaint)
+    b.add(intro_sentence(c), say(rng, "{, que| que} {consulta|acude|ingresa} por "), complaint)
     if when == "date":
         b.add(
             say(rng, " {desde el|iniciado el|desde el pasado} "),

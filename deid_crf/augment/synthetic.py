@@ -61,12 +61,21 @@ def note_rng(seed: int, index: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+def _draw_format(rng: random.Random) -> str:
+    return weighted(rng, [(name, weight) for name, (_, weight) in FORMATS.items()])
+
+
+def format_of(seed: int, index: int) -> str:
+    """The format of document ``index`` of run ``seed`` (the first draw of its generator)."""
+    return _draw_format(note_rng(seed, index))
+
+
 def generate_note(seed: int, index: int, lexicon: Lexicon | None = None, format_name: str | None = None) -> Document:
     """Document ``index`` of run ``seed`` (its format drawn unless ``format_name`` is given)."""
     rng = note_rng(seed, index)
     lexicon = lexicon or Lexicon.default()
-    name = format_name or weighted(rng, [(n, w) for n, (_, w) in FORMATS.items()])
-    write = FORMATS[name][0]
+    drawn = _draw_format(rng)
+    write = FORMATS[format_name or drawn][0]
     case = draw_case(rng, lexicon)
     builder = NoteBuilder()
     write(case, builder)

@@ -22,6 +22,7 @@ import functools
 import importlib
 import random
 import string
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -142,10 +143,10 @@ class Lexicon:
         for names in T.REGIONAL_FIRST_NAMES.values():
             male += [n for n, is_female in names if not is_female]
             female += [n for n, is_female in names if is_female]
-        spellings = [*male, *female, *faker_surnames, *T.ACCENTED]
+        spellings = [*male, *female, *faker_surnames]
         spellings += [*built.get("meddocan_first_names", []), *built.get("meddocan_surnames", [])]
-        for names in T.REGIONAL_SURNAMES.values():
-            spellings += names
+        trusted = [*T.ACCENTED, *(n for names in T.REGIONAL_SURNAMES.values() for n in names)]
+        trusted += [n for names in T.REGIONAL_FIRST_NAMES.values() for n, _ in names]
         first_names = _banded(built.get("first_names")) or {"top1k": tuple(sorted(set(male + female)))}
         surnames = _banded(built.get("surnames")) or {"top1k": tuple(sorted(set(faker_surnames)))}
         towns = built.get("municipalities") or [p[2] for p in T.PROVINCES] + [t for p in T.PROVINCES for t in p[5]]
@@ -158,7 +159,7 @@ class Lexicon:
             countries=tuple(c for c in countries if c.strip()),
             occupations=tuple(o for o in occupations if o.strip() and len(o) < 50),
             hospitals=tuple(h for h in built.get("meddocan_hospitals", []) if 8 < len(h) < 70),
-            accents=_accent_table(spellings),
+            accents=_accent_table(spellings, trusted),
             female_keys=frozenset(normalize(n) for n in female),
             male_keys=frozenset(normalize(n) for n in male),
             source="gazetteers" if "first_names" in built else "faker",
@@ -218,14 +219,21 @@ class Lexicon:
         return self.spelled(rng.choice(self.surnames[band]))
 
 
-def _accent_table(spellings: Sequence[str]) -> dict[str, str]:
-    """normalised word → its accented spelling, for words that carry an accent."""
-    table: dict[str, str] = {}
-    for spelling in spellings:
-        for word in spelling.replace("-", " ").split():
-            key = normalize(word)
-            if word != key and not word.isascii() and word[:1].isupper():
-                table.setdefault(key, word[0] + word[1:].lower())
+def _accent_table(spellings: Sequence[str], trusted: Sequence[str]) -> dict[str, str]:
+    """normalised word → its usual spelling, for words whose usual spelling has
+    accents. The lists disagree now and then (``Luis``/``Luís``, ``Núñez``/``Nuñez``):
+    the spelling most of them use wins, and ``trusted`` spellings count five times."""
+    votes: dict[str, Counter[str]] = {}
+    for weight, words in ((1, spellings), (5, trusted)):
+        for spelling in words:
+            for word in spelling.replace("-", " ").split():
+                if word[:1].isupper():
+                    votes.setdefault(normalize(word), Counter())[word[0] + word[1:].lower()] += weight
+    table = {}
+    for key, counter in votes.items():
+        best = counter.most_common(1)[0][0]
+        if not best.isascii():
+            table[key] = best
     return table
 
 
@@ -593,7 +601,8 @@ def address_phrase(rng: random.Random, lexicon: Lexicon, where: Place, one_line:
     province = Span(province_name(rng, where), "TERRITORIO")
     parts: list = [street]
     line_break = "\n" if not one_line else ""
-    parts.append(line_break or rng.choice([", ", ". ", " ", " - "]))
+    separator = rng.choice([", ", " ", " - "] if street.text.endswith(".") else [", ", ". ", " ", " - "])
+    parts.append(line_break or separator)
     layout = weighted(rng, [("code_town", 6), ("town_code", 2), ("town", 2), ("code_town_province", 3)])
     if layout == "code_town":
         parts += [code, rng.choice([" ", " ", "-", " - "]), town]
@@ -701,7 +710,10 @@ def date_text(rng: random.Random, d: date, style: str | None = None) -> str:
     if style == "month_year":
         return f"{_month_name(rng, month, chance(rng, 0.2))} de {year}"
     if style == "month_year_short":
-        return f"{MONTHS[month - 1][:3]}-{year % 100:02d}" if chance(rng, 0.5) else f"{MONTHS[month - 1]} {year}"
+        short = MONTHS[month - 1][:3]
+        return weighted(
+            rng, [(f"{short}-{year % 100:02d}", 2), (f"{short}-{year}", 2), (f"{MONTHS[month - 1]} {year}", 2)]
+        )
     if style == "abbr_month":
         return f"{day}-{MONTHS[month - 1][:3]}-{year}" if chance(rng, 0.5) else f"{day} {MONTHS[month - 1][:3]} {year}"
     if style == "abbr_month_upper":
@@ -717,6 +729,20 @@ def date_text(rng: random.Random, d: date, style: str | None = None) -> str:
     if style == "galician":
         return f"{day} de {GALICIAN_MONTHS[month - 1]} de {year}"
     raise ValueError(f"unknown date style {style!r}")
+
+
+SEASONS = ("primavera", "verano", "otoño", "invierno")
+HOLIDAYS = ("Navidad", "Nochebuena", "Nochevieja", "Semana Santa", "Reyes", "San Juan", "las Navidades")
+
+
+def season_or_holiday_text(rng: random.Random, d: date) -> str:
+    """A season or holiday, with or without its year (guidelines P6.2, P6.5):
+    ``verano de 2019``, ``otoño del 2017``, ``Navidad``, ``Semana Santa de 2018``."""
+    if chance(rng, 0.6):
+        season = SEASONS[(d.month % 12) // 3 - 1 if d.month % 12 >= 3 else 3]
+        return f"{season} {rng.choice(['de', 'del'])} {d.year}" if chance(rng, 0.8) else season
+    holiday = rng.choice(HOLIDAYS)
+    return f"{holiday} de {d.year}" if chance(rng, 0.3) else holiday
 
 
 def numeric_date(rng: random.Random, d: date) -> str:
