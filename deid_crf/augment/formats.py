@@ -15,7 +15,7 @@ from deid_crf.augment import sections as S
 from deid_crf.augment import tables as T
 from deid_crf.augment import values as V
 from deid_crf.augment.builder import NoteBuilder, Part, Span, recase
-from deid_crf.augment.case import Case
+from deid_crf.augment.case import Case, Clinician
 from deid_crf.augment.sections import field, heading, say
 from deid_crf.augment.values import chance, weighted
 
@@ -989,7 +989,7 @@ def professional_email(c: Case, b: NoteBuilder) -> None:
         b.line("Ext. ", Span(V.pager_text(rng), "NUMERO_TELEFONO"), *(pager if chance(rng, 0.5) else ()))
 
 
-def _quoted_reply(b: NoteBuilder, c: Case, writer) -> None:
+def _quoted_reply(b: NoteBuilder, c: Case, writer: Clinician) -> None:
     """The earlier message of the thread, quoted with ``>``."""
     rng = c.rng
     b.blank()
@@ -1015,7 +1015,7 @@ def _quoted_reply(b: NoteBuilder, c: Case, writer) -> None:
             "> ",
             "Le di cita para el ",
             c.date(
-                c.note_date + V.timedelta(days=rng.randint(3, 30)), weighted(rng, [("day_month", 2), ("dd/mm/yyyy", 1)])
+                c.note_date + timedelta(days=rng.randint(3, 30)), weighted(rng, [("day_month", 2), ("dd/mm/yyyy", 1)])
             ),
             ".",
         )

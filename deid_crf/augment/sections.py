@@ -11,20 +11,23 @@ de evolución" — that a tagger must leave untagged.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 
 from deid_crf.augment import tables as T
 from deid_crf.augment import values as V
 from deid_crf.augment.builder import NoteBuilder, Part, Phrase, Span, plain, recase
 from deid_crf.augment.case import Case
 from deid_crf.augment.values import chance, weighted
+from deid_crf.gazetteers.spanish import normalize
 
 _CHOICE = re.compile(r"\{([^{}]*)\}")
 _DOUBLE_SPACE = re.compile(r"(?<=\S)  +(?=\S)")
 
 
-def say(rng, template: str) -> str:
+def say(rng: random.Random, template: str) -> str:
     """``template`` with each ``{a|b|c}`` replaced by one of its alternatives
     (an empty alternative drops the group, and the double space it leaves)."""
     return _DOUBLE_SPACE.sub(" ", _CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), template))
@@ -52,13 +55,13 @@ class Style:
         return text + self.separator
 
 
-def draw_style(rng, upper: float = 0.25, dotted: float = 0.12) -> Style:
+def draw_style(rng: random.Random, upper: float = 0.25, dotted: float = 0.12) -> Style:
     case = "upper" if chance(rng, upper) else weighted(rng, [("title", 12), ("lower", 1)])
     separator = weighted(rng, [(": ", 12), (":", 2), (":\t", 1), (" - ", 1), (".- ", 1)])
     return Style(case, chance(rng, dotted), separator)
 
 
-def heading(b: NoteBuilder, rng, text: str, style: Style) -> None:
+def heading(b: NoteBuilder, rng: random.Random, text: str, style: Style) -> None:
     """A section heading on its own line: ``ANTECEDENTES:``, ``Antecedentes``, ``- Antecedentes -``."""
     form = weighted(rng, [("upper_colon", 4), ("title_colon", 4), ("plain", 2), ("dashed", 1)])
     if style.case == "upper" or form == "upper_colon":
@@ -316,7 +319,7 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
             style,
         )
     sentences: list[Phrase] = []
-    since = max(c.days_before(365, 9000), c.birth + V.timedelta(days=400))
+    since = max(c.days_before(365, 9000), c.birth + timedelta(days=400))
     if c.birthplace[1] is not None or chance(rng, 0.5):
         born = say(
             rng, "{Natural de|" + c.agree("Nacido en|Originario de", "Nacida en|Originaria de") + "|Procedente de} "
@@ -459,7 +462,7 @@ def present_illness(b: NoteBuilder, c: Case, style: Style, onset_days: int = 5) 
     b.blank()
 
 
-def vital_signs(rng) -> str:
+def vital_signs(rng: random.Random) -> str:
     """Blood pressure, heart rate, temperature, saturation and sometimes the time."""
     temperature = rng.randint(355, 392)
     vitals = (
@@ -506,7 +509,7 @@ def treatment(b: NoteBuilder, c: Case, style: Style, title: str | None = None) -
 def follow_up(b: NoteBuilder, c: Case, style: Style) -> None:
     rng = c.rng
     heading(b, rng, rng.choice(["Recomendaciones", "Seguimiento", "Plan", "Recomendaciones al alta"]), style)
-    appointment = c.note_date + V.timedelta(days=rng.randint(7, 90))
+    appointment = c.note_date + timedelta(days=rng.randint(7, 90))
     options: list[Phrase] = [
         (
             say(rng, "{Control por|Seguimiento en|Revisión por} su médico de {familia|Atención Primaria} en {el|su} "),
@@ -531,7 +534,7 @@ _FEMININE_ORGS = frozenset("clinica policlinica fundacion fundacio residencia un
 
 def article(name: str) -> str:
     """``el`` or ``la`` for an organisation's name (``la Clínica …``, ``el Hospital …``)."""
-    return "la" if V.normalize(name.split()[0]) in _FEMININE_ORGS else "el"
+    return "la" if normalize(name.split()[0]) in _FEMININE_ORGS else "el"
 
 
 def signature(b: NoteBuilder, c: Case, dated: bool = True) -> None:

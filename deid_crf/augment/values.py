@@ -37,8 +37,6 @@ from deid_crf.augment import tables as T
 from deid_crf.augment.builder import Phrase, Span
 from deid_crf.gazetteers.spanish import MONTHS, PARTICLES, WEEKDAYS, normalize
 
-__all__ = ["normalize", "timedelta"]  # re-exported for the note writers
-
 # ----------------------------------------------------------------------------- helpers
 
 # How often a name is drawn from each INE frequency band: common names dominate,
