@@ -77,6 +77,11 @@ class Case:
     def child(self) -> bool:
         return self.years < 14
 
+    @property
+    def works(self) -> bool:
+        """Old enough to have had a job to mention."""
+        return self.years >= 18
+
     def days_before(self, low: int, high: int) -> date:
         return self.note_date - timedelta(days=self.rng.randint(low, high))
 

@@ -714,7 +714,7 @@ def primary_care_note(c: Case, b: NoteBuilder) -> None:
         )
         b.add(say(rng, "{ tras un viaje a | al volver de }"), trip)
     b.add(". ")
-    if chance(rng, 0.5):
+    if c.works and chance(rng, 0.5):
         b.add(
             say(rng, "{Trabaja como|Es} "),
             Span(c.profession, "PROFESION"),
@@ -886,7 +886,7 @@ def medical_certificate(c: Case, b: NoteBuilder) -> None:
         ", ",
     )
     b.add(say(rng, "{padece|presenta|ha sido atendido/a por} "), rng.choice(T.DIAGNOSES))
-    if chance(rng, 0.5):
+    if c.works and chance(rng, 0.5):
         b.add(", que le impide desarrollar su trabajo habitual como ", Span(c.profession, "PROFESION"))
     b.add(
         say(rng, "{ desde el | el día }"),
@@ -1081,7 +1081,8 @@ def admin_form(c: Case, b: NoteBuilder) -> None:
     field(b, style, "Teléfono", c.phone(mobile=False), " / ", c.phone())
     if chance(rng, 0.5):
         field(b, style, "E-mail", Span(V.email_text(rng, c.patient), "CORREO_ELECTRONICO"))
-    field(b, style, "Profesión", Span(c.profession, "PROFESION"))
+    if c.works:
+        field(b, style, "Profesión", Span(c.profession, "PROFESION"))
     if c.relatives:
         field(b, style, "Persona de contacto", c.relative_contact(c.relatives[0]))
     field(b, style, "Médico de cabecera", c.staff_name(c.staff[0]), " (", c.centre_span(), ")")

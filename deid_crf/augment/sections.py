@@ -258,7 +258,7 @@ def intro_sentence(c: Case) -> Phrase:
         tail += [", ", _population_group(c)] if opening != "titled" else []
     if chance(rng, 0.35):
         tail += [", natural de ", c.birthplace_phrase()]
-    if chance(rng, 0.3):
+    if c.works and chance(rng, 0.3):
         tail += [", ", Span(c.profession, "PROFESION")]
         if chance(rng, 0.3):
             tail += [" ", rng.choice(T.PROFESSION_MODIFIERS)]
@@ -335,7 +335,7 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
         else:
             since_phrase = (" desde ", Span(V.date_text(rng, since, "month_year"), "FECHAS"))
         sentences.append((born, c.birthplace_phrase(), lives, c.town(), *since_phrase))
-    if chance(rng, 0.7):
+    if c.works and chance(rng, 0.7):
         work = [say(rng, "{Trabaja como|De profesión|Profesión:|Ocupación:|Es} "), Span(c.profession, "PROFESION")]
         if chance(rng, 0.3):
             work += [
