@@ -1,0 +1,118 @@
+"""Synthetic Spanish clinical notes with gold PHI spans known by construction.
+
+Models trained on MEDDOCAN's template-like case reports miss much PHI in notes
+written in other formats. This generator writes training documents in those other
+formats, as the product of three independent parts:
+
+* **formats** (:mod:`deid_crf.augment.formats`): discharge reports, referral letters,
+  emergency and triage notes, SOAP progress notes, nursing records, radiology,
+  pathology and laboratory reports, prescriptions, consent forms, primary-care
+  notes, social-work reports, medical certificates, e-mails between professionals,
+  and generic layouts (``|`` tables, ``CAMPO.....: valor`` sheets, free narrative).
+  Each has variants of its own, and the shared sections
+  (:mod:`deid_crf.augment.sections`) vary their labels (``Paciente:``,
+  ``PACIENTE.......:``, ``Nombre y apellidos:``), order, punctuation and case;
+* **a case** (:mod:`deid_crf.augment.case`): one patient per note with relatives,
+  staff, places, dates and identifiers, so that the same person recurs under
+  several written forms and the age agrees with the birth date;
+* **value generators** (:mod:`deid_crf.augment.values`): names from the INE lists
+  with regional and foreign variety, addresses in Spanish, Catalan, Galician and
+  Basque conventions, dates and ages in every written form, phone numbers
+  validated with ``phonenumbers``, DNI/NIE and NASS numbers with valid check
+  characters (``python-stdnum``), and the other identifiers of the 28 MEDDOCAN types.
+
+Text and spans are built together (:class:`deid_crf.augment.builder.NoteBuilder`),
+so offsets are exact; span boundaries follow the MEDDOCAN annotation guidelines
+(titles outside names, postal code and town as separate TERRITORIO spans, the
+time of day outside dates, ``N años`` without ``de edad``, kinship word and the
+relative's name or age that follow it as one FAMILIARES span) and fall on the
+project tokenizer's token boundaries. The clinical text around the PHI carries
+non-PHI look-alikes (eponyms, drug brands, scales, services, times, durations).
+
+Every document draws from its own ``random.Random`` seeded by ``(seed, index)``:
+the same ``seed`` gives the same documents, and the first *k* documents do not
+depend on ``n``. Nothing here reads ``evaluation/``. To look at the output::
+
+    python -m deid_crf.augment.synthetic --n 20 --seed 0 OUT_DIR   # BRAT .txt + .ann
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from deid_crf.augment.builder import NoteBuilder
+from deid_crf.augment.case import draw_case
+from deid_crf.augment.formats import FORMATS
+from deid_crf.augment.values import Lexicon, weighted
+from deid_crf.text.document import Document
+
+# Some notes are typed all in lower case or printed all in capitals by old systems.
+WHOLE_NOTE_CASE = (("as_is", 92), ("lower", 4), ("upper", 4))
+
+
+def note_rng(seed: int, index: int) -> random.Random:
+    """The random generator of document ``index`` of run ``seed``."""
+    digest = hashlib.sha256(f"synthetic\0{seed}\0{index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _draw_format(rng: random.Random) -> str:
+    return weighted(rng, [(name, weight) for name, (_, weight) in FORMATS.items()])
+
+
+def format_of(seed: int, index: int) -> str:
+    """The format of document ``index`` of run ``seed`` (the first draw of its generator)."""
+    return _draw_format(note_rng(seed, index))
+
+
+def generate_note(seed: int, index: int, lexicon: Lexicon | None = None, format_name: str | None = None) -> Document:
+    """Document ``index`` of run ``seed`` (its format drawn unless ``format_name`` is given)."""
+    rng = note_rng(seed, index)
+    lexicon = lexicon or Lexicon.default()
+    drawn = _draw_format(rng)
+    write = FORMATS[format_name or drawn][0]
+    case = draw_case(rng, lexicon)
+    builder = NoteBuilder()
+    write(case, builder)
+    mode = weighted(rng, WHOLE_NOTE_CASE)
+    if mode != "as_is":
+        builder.recase_all(mode)
+    return builder.document(f"synthetic-{seed}-{index:05d}")
+
+
+def generate_notes(n: int, seed: int, lexicon: Lexicon | None = None) -> list[Document]:
+    """``n`` synthetic notes, deterministic given ``n`` and ``seed``; ids
+    ``synthetic-{seed}-{i:05d}``. ``lexicon`` defaults to the built gazetteer lists
+    (Faker lists where they are not built)."""
+    if n < 0:
+        raise ValueError(f"n must be >= 0, not {n}")
+    lexicon = lexicon or Lexicon.default()
+    return [generate_note(seed, i, lexicon) for i in range(n)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m deid_crf.augment.synthetic",
+        description="Write synthetic clinical notes as BRAT .txt/.ann pairs for inspection.",
+    )
+    parser.add_argument("out_dir", type=Path, help="directory to write NAME.txt and NAME.ann into")
+    parser.add_argument("--n", type=int, default=20, help="number of notes (default 20)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    args = parser.parse_args(argv)
+    from deid_crf.io.brat import write_brat_dir
+
+    docs = generate_notes(args.n, args.seed)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    write_brat_dir(docs, args.out_dir)
+    entities = sum(len(d.entities) for d in docs)
+    print(f"{len(docs)} notes, {entities} entities written to {args.out_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
