@@ -125,7 +125,13 @@ def test_rewrites_vary_header_cues_and_case():
     assert any(not o.text.startswith("Datos del paciente.\nNombre:") for o in outs)
     patient_names = [o.text[e.start : e.end] for o in outs for e in o.entities if e.type == PATIENT]
     assert any(n.isupper() for n in patient_names) and any(n.islower() for n in patient_names)
-    assert any("," in n for n in patient_names), "surname-first form"
+    surname_first = [
+        o
+        for o in outs
+        for a, b in zip(o.entities, o.entities[1:], strict=False)
+        if a.type == b.type == PATIENT and o.text[a.end : b.start] == ", "
+    ]
+    assert surname_first, "surname-first form, two spans"
     assert "Código postal:" in texts or "C.P.:" in texts
     assert "DATOS DEL PACIENTE" in texts, "a header in capitals"
 

@@ -46,7 +46,7 @@ def discharge_report(c: Case, b: NoteBuilder) -> None:
     )
     S.patient_block(b, c, style)
     admitted = c.days_before(2, 25)
-    field(b, style, rng.choice(["Fecha de ingreso", "F. ingreso", "Ingreso"]), c.numeric_date(admitted))
+    field(b, style, rng.choice(["Fecha de ingreso", "F. de ingreso", "Ingreso"]), c.numeric_date(admitted))
     field(b, style, rng.choice(["Fecha de alta", "F. alta", "Alta"]), c.numeric_date(c.note_date))
     if chance(rng, 0.5):
         field(b, style, "Servicio", c.service)
@@ -106,9 +106,7 @@ def referral_letter(c: Case, b: NoteBuilder) -> None:
     field(b, style, "Fecha", c.date(c.note_date, weighted(rng, [("dd/mm/yyyy", 3), ("long", 2)])))
     field(b, style, "Prioridad", rng.choice(["normal", "preferente", "urgente"]))
     b.blank()
-    b.line(
-        rng.choice(["Estimado/a compañero/a:", "Estimado compañero:", "Estimada colega:", "Apreciado/a compañero/a,"])
-    )
+    b.line(rng.choice(["Estimado/a colega:", "Estimado compañero:", "Estimada colega:", "Apreciado/a compañero/a,"]))
     b.blank()
     b.add(
         say(rng, "{Le remito|Remito|Derivo|Os envío} "),
@@ -279,7 +277,7 @@ def soap_progress(c: Case, b: NoteBuilder) -> None:
                 say(
                     rng,
                     "{Refiere|Paciente refiere|Comenta} "
-                    "{haber descansado bien|que persiste el dolor|menos disnea|náuseas esta mañana}. ",
+                    "{haber descansado bien|que persiste el dolor|mejoría de la disnea|náuseas esta mañana}. ",
                 ),
             ),
             ("O: ", S.vital_signs(rng), ". ", rng.choice(T.EXAM_FINDINGS), "."),
@@ -406,7 +404,7 @@ def radiology_report(c: Case, b: NoteBuilder) -> None:
     if chance(rng, 0.3):
         b.line(
             "Informe firmado electrónicamente desde ",
-            Span(V.ip_text(rng), "DIREC_PROT_INTERNET"),
+            Span(V.ip_text(rng), V.IP_TYPE),
             " el ",
             c.numeric_date(c.note_date),
             f" {rng.randint(8, 21):02d}:{rng.randint(0, 59):02d}",
@@ -421,7 +419,7 @@ def pathology_report(c: Case, b: NoteBuilder) -> None:
     field(
         b,
         style,
-        rng.choice(["Nº de biopsia", "Nº biopsia", "Nº de muestra", "Referencia"]),
+        rng.choice(["Biopsia nº", "Nº biopsia", "Nº de muestra", "Referencia"]),
         Span(V.sample_text(rng), "NUMERO_IDENTIF"),
     )
     S.patient_block(b, c, style)
@@ -505,7 +503,7 @@ def lab_report(c: Case, b: NoteBuilder) -> None:
         if table:
             b.line(f"{name} | {shown}{flag} | {unit} | {reference}")
         else:
-            b.line(f"{name}".ljust(22, ".") + f" {shown} {unit}{flag}")
+            b.line(f"{name} " + "." * (2 + len(name) % 4) + f" {shown} {unit}{flag}")
     b.blank()
     validator = c.doctor()
     b.line(
@@ -907,7 +905,7 @@ def medical_certificate(c: Case, b: NoteBuilder) -> None:
             rng,
             "Y para que conste "
             "{a petición del interesado|a los efectos oportunos|ante quien corresponda}"
-            "{, firmo el presente en|, expido el presente en|, en} ",
+            "{, se extiende el presente en|, expido el presente en|, en} ",
         ),
         Span(c.hospital_place.town, "TERRITORIO"),
         rng.choice([", a ", " a ", ", "]),
@@ -977,7 +975,8 @@ def professional_email(c: Case, b: NoteBuilder) -> None:
     if chance(rng, 0.4):
         b.line("Te dejo su teléfono por si acaso: ", c.phone(), ".")
     if chance(rng, 0.25):
-        b.line("Los resultados están en ", Span(V.url_text(rng, c.hospital) + "/resultados", "URL_WEB"))
+        url = V.url_text(rng, c.hospital) + "/resultados"
+        b.line("Los resultados están en ", Span(url, V.url_type(url)))
     b.blank()
     b.line(rng.choice(["Un saludo,", "Gracias,", "Saludos", "Un abrazo,"]))
     b.line(V.name_phrase(sender.name, rng.choice(["given", "given_first_surname"]), "NOMBRE_PERSONAL_SANITARIO", rng))
@@ -1035,7 +1034,7 @@ def ward_list(c: Case, b: NoteBuilder) -> None:
         c.numeric_date(c.note_date),
     )
     b.line("Cama | Paciente | NHC | Edad | Diagnóstico | Responsable")
-    b.line("-----|----------|-----|------|-------------|------------")
+    b.line("|:--|:--|:--|:--|:--|:--|")
     for _ in range(rng.randint(3, 7)):
         other = _other_case(c)
         b.line(
@@ -1112,7 +1111,7 @@ def admin_form(c: Case, b: NoteBuilder) -> None:
             b,
             style,
             "Terminal",
-            Span(V.ip_text(rng), "DIREC_PROT_INTERNET"),
+            Span(V.ip_text(rng), V.IP_TYPE),
             " ",
             Span(V.mac_text(rng), "IDENTIF_DISPOSITIVOS_NRSERIE"),
         )

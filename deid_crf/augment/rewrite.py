@@ -9,7 +9,7 @@ could otherwise learn by heart:
   streets, hospitals…), and some values another written form (a numeric date written
   out, ``H`` as ``Varón``, ``70 años`` as ``70 a``);
 * the header cues vary: ``Nombre:``/``Apellidos:`` become ``Paciente:``, ``PACIENTE:
-  APELLIDOS, NOMBRE``, ``Sr./Dña. …`` or ``Nombre y apellidos:``; the other labels
+  APELLIDOS, NOMBRE`` (two spans), ``Sr./Dña. …`` or ``Nombre y apellidos:``; the other labels
   take synonyms (``NHC:`` → ``Nº historia clínica:``, ``CP:`` → ``Código postal:``…)
   and the final stops of header lines come and go;
 * letter case: names in ALL-CAPS or lower case, sometimes the whole header in capitals.
@@ -219,11 +219,9 @@ def _vary_patient_header(segments: list[Segment], stop: int, rng: random.Random)
         form = rng.randrange(6)
         if form == 0:
             new = [Segment(cue + "Paciente: "), Segment(f"{given} {surnames}", PATIENT)]
-        elif form == 1:
-            new = [
-                Segment(cue + rng.choice(("PACIENTE: ", "Paciente: ", "Apellidos, nombre: "))),
-                Segment(f"{surnames}, {given}", PATIENT),
-            ]
+        elif form == 1:  # surname first: two spans, as guideline M1.1 joins parts across spaces only
+            label_text = rng.choice(("PACIENTE: ", "Paciente: ", "Apellidos, nombre: "))
+            new = [Segment(cue + label_text), Segment(surnames, PATIENT), Segment(", "), Segment(given, PATIENT)]
         elif form == 2:
             new = [
                 Segment(cue + rng.choice(("Nombre y apellidos: ", "Nombre completo: ", "Nom i cognoms: "))),

@@ -51,7 +51,7 @@ class Style:
         elif self.case == "lower":
             text = text.lower()
         if self.dotted:
-            return f"{text} ".ljust(20, ".") + ": "
+            return f"{text} " + "." * (2 + len(text) % 4) + ": "  # short leaders: 2-5 dots
         return text + self.separator
 
 
@@ -98,7 +98,8 @@ def facility_header(b: NoteBuilder, c: Case, style: Style, centre: bool = False)
             parts += [weighted(rng, [(" - Fax: ", 3), (". Fax ", 2), ("  FAX: ", 1), (" / Fax ", 1)]), fax]
         b.line(*parts)
     if chance(rng, 0.2):
-        b.line(Span(V.url_text(rng, c.hospital), "URL_WEB"))
+        url = V.url_text(rng, c.hospital)
+        b.line(Span(url, V.url_type(url)))
     b.blank()
 
 
@@ -216,7 +217,7 @@ def _patient_one_line(b: NoteBuilder, c: Case, style: Style) -> None:
 def _patient_table(b: NoteBuilder, c: Case) -> None:
     rng = c.rng
     b.line("| Paciente | NHC | F. nacimiento | Sexo |")
-    b.line("|---|---|---|---|")
+    b.line("|:--|:--|:--|:--|")
     b.line(
         "| ",
         c.patient_name("full"),
@@ -467,7 +468,7 @@ def vital_signs(rng: random.Random) -> str:
     temperature = rng.randint(355, 392)
     vitals = (
         f"TA {rng.randint(95, 185)}/{rng.randint(50, 105)} mmHg, FC {rng.randint(50, 130)} lpm, "
-        f"Tª {temperature // 10},{temperature % 10} ºC, SatO2 {rng.randint(86, 100)}%"
+        f"T {temperature // 10},{temperature % 10} °C, SpO2 {rng.randint(86, 100)}%"
     )
     if chance(rng, 0.3):
         vitals += f" (a las {rng.randint(0, 23):02d}:{rng.randint(0, 59):02d} h)"
@@ -512,9 +513,9 @@ def follow_up(b: NoteBuilder, c: Case, style: Style) -> None:
     appointment = c.note_date + timedelta(days=rng.randint(7, 90))
     options: list[Phrase] = [
         (
-            say(rng, "{Control por|Seguimiento en|Revisión por} su médico de {familia|Atención Primaria} en {el|su} "),
+            say(rng, "{Control|Seguimiento|Revisión} {en 1-2 semanas|en 15 días|esta semana} en {el|su} "),
             c.centre_span(),
-            say(rng, "{ en 1-2 semanas| en 15 días| esta semana|}."),
+            say(rng, "{ por su médico de cabecera| con su MAP|}."),
         ),
         (
             say(rng, "{Cita en|Revisión en} consultas externas de ") + c.service + " el ",

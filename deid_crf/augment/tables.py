@@ -894,7 +894,7 @@ DRUGS = _lines(
     Spiriva 18 mcg/24 h
     Xarelto 20 mg/24 h
     Eliquis 5 mg/12 h
-    metformina 850 mg/12 h
+    metformina 850 mg cada 12 h
     Januvia 100 mg/24 h
     Lantus 18 UI por la noche
     NovoRapid según glucemias

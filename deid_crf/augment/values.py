@@ -1071,6 +1071,17 @@ def url_text(rng: random.Random, organisation: str) -> str:
     return weighted(rng, [(f"www.{base}.es{path}", 4), (f"https://www.{base}.es{path}", 3), (f"http://{base}.org", 1)])
 
 
+def url_type(url: str) -> str:
+    """The type of a web address as the rule layer and the notes give it (guidelines
+    P24.1 and P25.1): an address with a protocol (``https://…``) is
+    DIREC_PROT_INTERNET, a bare ``www.…`` one URL_WEB."""
+    return "DIREC_PROT_INTERNET" if "://" in url else "URL_WEB"
+
+
+# IP and MAC addresses identify a device (guideline P23.1 lists them there).
+IP_TYPE = "IDENTIF_DISPOSITIVOS_NRSERIE"
+
+
 def iban_text(rng: random.Random) -> str:
     bban = digits(rng, 20)
     check = stdnum_iban.calc_check_digits("ES00" + bban)
