@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from deid_crf.augment.values import date_text
 from deid_crf.deid.surrogates import DocumentSurrogates, document_seed
-from deid_crf.gazetteers.spanish import MONTHS
 from deid_crf.text.document import Document, Entity
 
 PATIENT = "NOMBRE_SUJETO_ASISTENCIA"
@@ -97,13 +97,14 @@ def from_segments(doc_id: str, segments: Sequence[Segment]) -> Document:
 
 # ----------------------------------------------------------------------------- values
 
-_ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII")
 _NUMERIC_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
+# Full-date styles of the synthetic notes' date writer (day, month and year kept).
+_FULL_DATE_STYLES = ("long", "dd.mm.yyyy", "d-m-yy", "dd-mm-yyyy", "iso", "roman", "dd/mm/yy", "abbr_month")
 
 
 def date_in_another_form(text: str, rng: random.Random) -> str:
-    """A ``dd/mm/yyyy`` date in another of the forms clinical notes use; other texts
-    unchanged."""
+    """A ``dd/mm/yyyy`` date in another of the forms clinical notes use
+    (:func:`deid_crf.augment.values.date_text`); other texts unchanged."""
     m = _NUMERIC_DATE.fullmatch(text)
     if not m:
         return text
@@ -111,18 +112,7 @@ def date_in_another_form(text: str, rng: random.Random) -> str:
         day = date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
     except ValueError:
         return text
-    month = MONTHS[day.month - 1]
-    forms = (
-        f"{day.day} de {month} de {day.year}",
-        f"{day.day:02d}.{day.month:02d}.{day.year}",
-        f"{day.day}-{day.month}-{day.year % 100:02d}",
-        f"{day.day:02d}-{day.month:02d}-{day.year}",
-        f"{day.year}-{day.month:02d}-{day.day:02d}",
-        f"{day.day}-{_ROMAN[day.month - 1]}-{day.year}",
-        f"{day.day}/{day.month}/{day.year % 100:02d}",
-        f"{day.day} {month[:3]} {day.year}",
-    )
-    return rng.choice(forms)
+    return date_text(rng, day, rng.choice(_FULL_DATE_STYLES))
 
 
 _SEX_FORMS = {"H": ("Hombre", "Varón", "V", "varón", "masculino"), "M": ("Mujer", "F", "mujer", "femenino")}

@@ -35,7 +35,7 @@ from stdnum.es import nie as stdnum_nie
 
 from deid_crf.augment import tables as T
 from deid_crf.augment.builder import Phrase, Span
-from deid_crf.gazetteers.spanish import MONTHS, PARTICLES, WEEKDAYS, normalize
+from deid_crf.gazetteers.spanish import MONTHS, PARTICLES, ROMAN_MONTHS, WEEKDAYS, normalize
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -640,7 +640,7 @@ def foreign_address_phrase(rng: random.Random) -> Phrase:
 
 CATALAN_MONTHS = "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre".split()
 GALICIAN_MONTHS = "xaneiro febreiro marzo abril maio xuño xullo agosto setembro outubro novembro decembro".split()
-ROMAN = "I II III IV V VI VII VIII IX X XI XII".split()
+ROMAN = ROMAN_MONTHS
 
 
 def random_date(rng: random.Random, start: date, end: date) -> date:
