@@ -115,6 +115,97 @@ KINSHIP = frozenset(
     recien nacido nacida varones mujeres
     """.split()
 )
+# The public bodies that run health care, by autonomous community, as they head
+# letters and reports (INSTITUCION, guideline P10.2: acronyms included). The first
+# name of each row is the official one; the short acronyms that are ordinary words
+# (SALUD, SES, SMS, SCS) are written by the note generator only, never matched.
+HEALTH_SERVICES: dict[str, tuple[str, ...]] = {
+    "Andalucía": ("Servicio Andaluz de Salud", "SAS", "Junta de Andalucía", "Consejería de Salud y Consumo"),
+    "Aragón": ("Servicio Aragonés de Salud", "SALUD", "Gobierno de Aragón", "Departamento de Sanidad"),
+    "Canarias": ("Servicio Canario de la Salud", "SCS", "Gobierno de Canarias"),
+    "Cantabria": ("Servicio Cántabro de Salud", "SCS", "Gobierno de Cantabria"),
+    "Castilla y León": ("Gerencia Regional de Salud", "Sacyl", "SACYL", "Junta de Castilla y León"),
+    "Castilla-La Mancha": (
+        "Servicio de Salud de Castilla-La Mancha",
+        "SESCAM",
+        "Junta de Comunidades de Castilla-La Mancha",
+    ),
+    "Cataluña": (
+        "Institut Català de la Salut",
+        "ICS",
+        "Generalitat de Catalunya",
+        "CatSalut",
+        "Servei Català de la Salut",
+        "Departament de Salut",
+    ),
+    "Ceuta": ("Instituto Nacional de Gestión Sanitaria", "INGESA"),
+    "Comunidad Foral de Navarra": (
+        "Servicio Navarro de Salud - Osasunbidea",
+        "Servicio Navarro de Salud",
+        "SNS-O",
+        "Gobierno de Navarra",
+    ),
+    "Comunidad Valenciana": (
+        "Conselleria de Sanitat",
+        "Generalitat Valenciana",
+        "Conselleria de Sanitat Universal i Salut Pública",
+    ),
+    "Comunidad de Madrid": ("Servicio Madrileño de Salud", "SERMAS", "Comunidad de Madrid", "Consejería de Sanidad"),
+    "Extremadura": ("Servicio Extremeño de Salud", "SES", "Junta de Extremadura"),
+    "Galicia": ("Servizo Galego de Saúde", "SERGAS", "Xunta de Galicia", "Consellería de Sanidade"),
+    "Illes Balears": ("Servei de Salut de les Illes Balears", "IB-Salut", "Govern de les Illes Balears"),
+    "La Rioja": ("Servicio Riojano de Salud", "SERIS", "Rioja Salud", "Gobierno de La Rioja"),
+    "Melilla": ("Instituto Nacional de Gestión Sanitaria", "INGESA"),
+    "País Vasco": (
+        "Osakidetza",
+        "OSAKIDETZA",
+        "Osakidetza - Servicio Vasco de Salud",
+        "Eusko Jaurlaritza - Gobierno Vasco",
+    ),
+    "Principado de Asturias": (
+        "Servicio de Salud del Principado de Asturias",
+        "SESPA",
+        "Gobierno del Principado de Asturias",
+    ),
+    "Región de Murcia": ("Servicio Murciano de Salud", "SMS", "Región de Murcia"),
+}
+# Acronyms of HEALTH_SERVICES that are also common words or other things' acronyms.
+AMBIGUOUS_HEALTH_ACRONYMS = frozenset({"SAS", "SALUD", "SCS", "SES", "SMS", "ICS"})
+# Public and voluntary bodies named in notes about a patient's care, police and
+# social situation (INSTITUCION, P10.1-P10.2). Names only an institution can have.
+NATIONAL_BODIES = (
+    "Cruz Roja",
+    "Cruz Roja Española",
+    "Cáritas",
+    "Càritas",
+    "Guardia Civil",
+    "Policía Nacional",
+    "Mossos d'Esquadra",
+    "Ertzaintza",
+    "Médicos del Mundo",
+    "Médicos Sin Fronteras",
+    "Instituto Nacional de la Seguridad Social",
+    "INSS",
+    "IMSERSO",
+    "MUFACE",
+    "ISFAS",
+    "MUGEJU",
+    "Fremap",
+    "Asepeyo",
+    "Ibermutua",
+    "MC Mutual",
+    "Mutua Universal",
+    "Fraternidad-Muprespa",
+    "Umivale",
+    "Activa Mutua",
+    "Mutua Balear",
+    "Egarsat",
+    "Solimat",
+    "ACCEM",
+    "Accem",
+    "CEAR",
+    "Instituto Nacional de Gestión Sanitaria",
+)
 # The generic words of institution names (normalized): "Hospital Universitario de …".
 INSTITUTION_WORDS = frozenset(
     """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.institutions import find_institutions
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
 from deid_crf.deid.recognizers.national_ids import (
@@ -16,8 +17,10 @@ from deid_crf.deid.recognizers.national_ids import (
     nass_is_valid,
 )
 from deid_crf.deid.recognizers.phones import find_phones
+from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.rules import RuleLayer
+from deid_crf.text.spans import MODEL, PHISpan
 
 PHONE, FAX = "NUMERO_TELEFONO", "NUMERO_FAX"
 
@@ -262,4 +265,79 @@ def test_the_rule_layer_keeps_one_span_where_recognizers_agree():
         ("5512098", "ID_SUJETO_ASISTENCIA"),
         (f"46123987{letter}", "ID_SUJETO_ASISTENCIA"),
         ("948 19 82 00", PHONE),
+    ]
+
+
+# ------------------------------------------------------------------------ institutions
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A letterhead line in capitals, a hyphen written with spaces, an acronym.
+        ("SERVIZO GALEGO DE SAÚDE\nHospital Clínico", ["SERVIZO GALEGO DE SAÚDE"]),
+        ("Servicio Navarro de Salud - Osasunbidea\n", ["Servicio Navarro de Salud - Osasunbidea"]),
+        ("Derivado por el SESCAM y el IB Salut.", ["SESCAM", "IB Salut"]),
+        # A body's local branch is one span (M10.1); its town is not a TERRITORIO of its own.
+        ("Recibe ayuda de Càritas Diocesana de Terrassa.", ["Càritas Diocesana de Terrassa"]),
+        ("Avisan a la Guardia Civil y a los Mossos d’Esquadra.", ["Guardia Civil", "Mossos d’Esquadra"]),
+        ("Área de Movilidad del Ayuntamiento de Pamplona", ["Ayuntamiento de Pamplona"]),
+        ("Serveis Socials de l'Ajuntament de Sant Cugat del Vallès.", ["Ajuntament de Sant Cugat del Vallès"]),
+        # Acronyms that are words or other acronyms, governments named like their territory,
+        # a text without any capital and "once" (eleven) are left to the model.
+        ("Se pautó SAS y SES; el ICS fue normal.", []),
+        ("Vive en la Comunidad de Madrid desde 2010.", []),
+        ("avisada la cruz roja a las once", []),
+        ("Servicio Canario de la Salud de guardia", ["Servicio Canario de la Salud"]),
+    ],
+)
+def test_institutions(text, expected):
+    assert texts(find_institutions, text) == expected
+
+
+def test_an_institution_replaces_the_model_spans_inside_it():
+    text = "Juzgado y Ayuntamiento de Terrassa.\n"
+    start = text.index("Terrassa")
+    model = [PHISpan(start, start + len("Terrassa"), "TERRITORIO", 0.9, MODEL)]
+    spans = RuleLayer().apply(text, model)
+    assert [(text[s.start : s.end], s.type) for s in spans] == [("Ayuntamiento de Terrassa", "INSTITUCION")]
+
+
+# ------------------------------------------------------------------------------ places
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Reside en el barrio de Delicias.", ["Delicias"]),
+        ("vive en el barrio del Raval de Barcelona", ["Raval"]),
+        ("en el barrio de la Chana, con su hija", ["Chana"]),
+        ("barrio de San Blas", ["San Blas"]),
+        # A centre named after a neighbourhood is the model's (CENTRO_SALUD), not a place.
+        ("Centro de Salud Barrio del Pilar", []),
+        ("un barrio obrero", []),
+    ],
+)
+def test_neighbourhoods(text, expected):
+    assert texts(find_neighbourhoods, text) == expected
+
+
+def test_a_place_in_brackets_after_a_country_is_a_town():
+    text = "natural de China (Qingtian, provincia de Zhejiang), y de Perú (Cusco); en Lugo (Galicia)."
+    china, peru, lugo = (text.index(w) for w in ("China", "Perú", "Lugo"))
+    cusco = text.index("Cusco")
+    spans = [
+        PHISpan(china, china + 5, "PAIS", 0.9, MODEL),
+        PHISpan(peru, peru + 4, "PAIS", 0.9, MODEL),
+        PHISpan(cusco, cusco + 5, "FAMILIARES_SUJETO_ASISTENCIA", 0.4, MODEL),  # mistyped: replaced
+        PHISpan(lugo, lugo + 4, "TERRITORIO", 0.9, MODEL),  # not a country: its bracket is left alone
+    ]
+    out = [(text[s.start : s.end], s.type) for s in towns_after_countries(text, spans)]
+    assert out == [
+        ("China", "PAIS"),
+        ("Qingtian", "TERRITORIO"),
+        ("Zhejiang", "TERRITORIO"),
+        ("Perú", "PAIS"),
+        ("Cusco", "TERRITORIO"),
+        ("Lugo", "TERRITORIO"),
     ]

@@ -179,18 +179,23 @@ class Case:
 
     # -- relatives ------------------------------------------------------------------------
     def relative_mention(self, relative: Relative) -> Phrase:
-        """A relative in running text; kinship word and name (or age) that follow each
-        other are one span (``hija Laura``, ``madre de 80 años``)."""
+        """A relative in running text; kinship word and name that follow each other are
+        one span (``hija Laura``), the relative's age another (``madre`` de ``80 años``)."""
         rng = self.rng
         kin, name = relative.kinship, relative.name
         given = name.given if chance(rng, 0.7) else f"{name.given} {' '.join(name.surnames)}"
-        layout = weighted(rng, [("kin", 4), ("kin_name", 4), ("kin_age", 2), ("kin_comma_name", 2), ("kin_paren", 2)])
+        layout = weighted(
+            rng,
+            [("kin", 4), ("kin_name", 4), ("kin_age", 2), ("kin_comma_name", 2), ("kin_paren", 2), ("kin_name_age", 2)],
+        )
         if layout == "kin":
             return (Span(kin, RELATIVE),)
         if layout == "kin_name":
             return (Span(f"{kin} {given}", RELATIVE),)
-        if layout == "kin_age":
-            return (Span(f"{kin} de {V.age_text(rng, relative.age)}", RELATIVE),)
+        if layout == "kin_age":  # the age is a span of its own (P4.3)
+            return (Span(kin, RELATIVE), " de ", Span(V.age_text(rng, relative.age), RELATIVE))
+        if layout == "kin_name_age":
+            return (Span(f"{kin} {given}", RELATIVE), ", de ", Span(V.age_text(rng, relative.age), RELATIVE))
         if layout == "kin_comma_name":
             title = V.title_for(rng, name.female, staff=False)
             return (Span(kin, RELATIVE), ", ", (title + " ") if title else "", Span(given, RELATIVE))
@@ -221,15 +226,19 @@ class Case:
         return Span(self.home.town, "TERRITORIO")
 
     def birthplace_phrase(self) -> Phrase:
-        """``Nicaragua``, ``Lugo``, ``Nador (Marruecos)``: town and country separate."""
+        """``Nicaragua``, ``Lugo``, ``Nador (Marruecos)``, ``Marruecos (Nador)``: town and
+        country separate."""
         town, country = self.birthplace
         if country is None:
             return (Span(town, "TERRITORIO"),)
         if chance(self.rng, 0.5):
             return (Span(country, "PAIS"),)
-        if chance(self.rng, 0.5):
+        layout = weighted(self.rng, [("town_paren", 2), ("town_comma", 2), ("country_paren", 3)])
+        if layout == "town_paren":
             return (Span(town, "TERRITORIO"), " (", Span(country, "PAIS"), ")")
-        return (Span(town, "TERRITORIO"), ", ", Span(country, "PAIS"))
+        if layout == "town_comma":
+            return (Span(town, "TERRITORIO"), ", ", Span(country, "PAIS"))
+        return (Span(country, "PAIS"), " (", Span(town, "TERRITORIO"), ")")
 
     def phone(self, mobile: bool = True) -> Span:
         if self.foreign and mobile and chance(self.rng, 0.2):  # a number kept from the home country

@@ -1193,6 +1193,8 @@ def narrative(c: Case, b: NoteBuilder) -> None:
     if chance(rng, 0.3):
         area = Span(rng.choice(T.AREAS), "TERRITORIO")
         b.add(say(rng, "{Pasa los veranos en|Tiene una casa en|Trabajó en el campo en} "), area, ". ")
+    if chance(rng, 0.3):
+        b.add(*V.neighbourhood_phrase(rng, c.home), ". ")
     b.line()
     b.blank()
     if chance(rng, 0.6):

@@ -19,7 +19,7 @@ from datetime import timedelta
 from deid_crf.augment import tables as T
 from deid_crf.augment import values as V
 from deid_crf.augment.builder import NoteBuilder, Part, Phrase, Span, plain, recase
-from deid_crf.augment.case import Case
+from deid_crf.augment.case import Case, Clinician
 from deid_crf.augment.values import chance, weighted
 from deid_crf.gazetteers.spanish import normalize
 
@@ -84,8 +84,17 @@ def field(b: NoteBuilder, style: Style, label: str, *value: Part) -> None:
 def facility_header(b: NoteBuilder, c: Case, style: Style, centre: bool = False) -> None:
     """Letterhead: the hospital (or health centre), its service, address, phones, web."""
     rng = c.rng
-    org = c.centre_span() if centre else c.hospital_span()
-    b.line(recase((org,), "upper") if style.case == "upper" or chance(rng, 0.3) else org)
+    upper = style.case == "upper" or chance(rng, 0.3)
+    if chance(rng, 0.4):  # the health service or government above the hospital's name
+        body = Span(V.health_service_text(rng, c.hospital_place), "INSTITUCION")
+        b.line(recase((body,), "upper") if upper else body)
+    org: Phrase = (c.centre_span() if centre else c.hospital_span(),)
+    if chance(rng, 0.25):  # "HOSPITAL … — SEVILLA": the town after a separator is its own span
+        town = Span(c.hospital_place.town, "TERRITORIO")
+        org = (*org, weighted(rng, [(" — ", 3), (" - ", 2), (" · ", 1), (" (", 1), (", ", 2)]), town)
+        if org[-2] == " (":
+            org = (*org, ")")
+    b.line(*(recase(org, "upper") if upper else org))
     if not centre and chance(rng, 0.6):
         b.line(say(rng, "{Servicio de |Servei de |Unidad de |}") + c.service)
     if chance(rng, 0.55):
@@ -336,6 +345,8 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
         else:
             since_phrase = (" desde ", Span(V.date_text(rng, since, "month_year"), "FECHAS"))
         sentences.append((born, c.birthplace_phrase(), lives, c.town(), *since_phrase))
+    if chance(rng, 0.2):
+        sentences.append(V.neighbourhood_phrase(rng, c.home))
     if c.works and chance(rng, 0.7):
         work = [say(rng, "{Trabaja como|De profesión|Profesión:|Ocupación:|Es} "), Span(c.profession, "PROFESION")]
         if chance(rng, 0.3):
@@ -405,8 +416,8 @@ def family_history(b: NoteBuilder, c: Case, style: Style) -> None:
     rng = c.rng
     heading(b, rng, rng.choice(["Antecedentes familiares", "AF", "Historia familiar"]), style)
     relatives_text = [
-        ("madre", "fallecida a los"),
-        ("padre", "fallecido a los"),
+        ("madre", "exitus a los"),
+        ("padre", "fallecido a la edad de"),
         ("hermano", "diagnosticado a los"),
         ("tía materna", "diagnosticada a los"),
         ("abuelo paterno", "fallecido a los"),
@@ -414,7 +425,7 @@ def family_history(b: NoteBuilder, c: Case, style: Style) -> None:
     for kin, verb in rng.sample(relatives_text, rng.randint(1, 3)):
         condition = rng.choice(FAMILY_CONDITIONS)
         shown = kin.capitalize() if chance(rng, 0.7) else kin
-        if chance(rng, 0.6):
+        if chance(rng, 0.3):  # "a los N años" is the patient's own age far more often
             b.line(
                 "- " if chance(rng, 0.5) else "",
                 Span(shown, "FAMILIARES_SUJETO_ASISTENCIA"),
@@ -560,6 +571,27 @@ def signature(b: NoteBuilder, c: Case, dated: bool = True) -> None:
             ),
         )
     b.blank()
+    if chance(rng, 0.2):
+        b.line(*correspondence_line(c, clinician))
+        return
     b.line(c.staff_signature(clinician))
     if chance(rng, 0.15):
         b.line(Span(V.email_text(rng, clinician.name, work=True), "CORREO_ELECTRONICO"))
+
+
+def correspondence_line(c: Case, clinician: Clinician) -> Phrase:
+    """The contact footer of a published or shared report on one line, with little or no
+    punctuation between its parts: name, service, hospital, address, e-mail."""
+    rng = c.rng
+    stop = weighted(rng, [(". ", 3), (" ", 2), (", ", 2)])
+    parts: list[Part] = [
+        say(rng, "{Correspondencia|Dirección para correspondencia|Contacto|Autor de contacto}: "),
+        c.staff_name(clinician),
+    ]
+    if chance(rng, 0.6):
+        parts += [stop, say(rng, "{Servicio de |Unidad de |Sección de }") + c.service]
+    parts += [stop, c.hospital_span(), stop, *V.address_phrase(rng, c.lexicon, c.hospital_place, one_line=True)]
+    if chance(rng, 0.5):
+        email = Span(V.email_text(rng, clinician.name, work=True), "CORREO_ELECTRONICO")
+        parts += [stop, say(rng, "{Correo-e|E-mail|Email|Correo}: "), email]
+    return tuple(parts)

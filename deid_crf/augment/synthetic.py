@@ -25,7 +25,8 @@ Text and spans are built together (:class:`deid_crf.augment.builder.NoteBuilder`
 so offsets are exact; span boundaries follow the MEDDOCAN annotation guidelines
 (titles outside names, postal code and town as separate TERRITORIO spans, the
 time of day outside dates, ``N años`` without ``de edad``, kinship word and the
-relative's name or age that follow it as one FAMILIARES span) and fall on the
+relative's name that follows it as one FAMILIARES span, the relative's age another)
+and fall on the
 project tokenizer's token boundaries. The clinical text around the PHI carries
 non-PHI look-alikes (eponyms, drug brands, scales, services, times, durations).
 

@@ -116,17 +116,67 @@ AREAS = _lines(
     Tierra de Campos
     la Marina Alta
     el Valle del Jerte
-    barrio de San Blas
-    barrio del Carmen
-    barrio de Gràcia
-    barrio de Txurdinaga
-    barrio de la Chana
     la Alpujarra
     la Garrotxa
     el Campo de Gibraltar
     """
 )
 
+# Neighbourhood names: TERRITORIO without the words "barrio de" (guideline P12.4).
+NEIGHBOURHOODS = _lines(
+    """
+    San Blas
+    el Carmen
+    Gràcia
+    Txurdinaga
+    la Chana
+    Lavapiés
+    Vallecas
+    Carabanchel
+    Moratalaz
+    Tetuán
+    Chamberí
+    el Raval
+    Sants
+    el Poblenou
+    Sant Andreu
+    Deusto
+    Rekalde
+    Otxarkoaga
+    Gros
+    Amara
+    el Cabanyal
+    Benimaclet
+    el Zaidín
+    el Albaicín
+    la Cartuja
+    Polígono Sur
+    el Palo
+    la Trinidad
+    Ciudad Jardín
+    Torrero
+    el Actur
+    Oliver
+    la Magdalena
+    Vegueta
+    Ofra
+    el Calvario
+    San Pablo
+    Pajarillos
+    la Victoria
+    Teis
+    el Couto
+    Monte Alto
+    los Mallos
+    Pumarín
+    la Calzada
+    el Llano
+    Buenavista
+    San Francisco
+    el Arrabal
+    Santa Isabel
+    """
+)
 FOREIGN_PLACES = (
     # (town, country) in the Spanish form a Spanish clinician would write
     ("Lyon", "Francia"),
@@ -176,6 +226,19 @@ FOREIGN_PLACES = (
     ("Lahore", "Pakistán"),
     ("Kiev", "Ucrania"),
     ("Járkov", "Ucrania"),
+)
+# Real town lists of Faker address locales, with the country in Spanish, for the
+# birthplaces of patients born abroad beyond FOREIGN_PLACES: (module, attribute, country).
+FAKER_FOREIGN_TOWNS = (
+    ("de_DE", "cities", "Alemania"),
+    ("de_AT", "cities", "Austria"),
+    ("it_IT", "cities", "Italia"),
+    ("pt_PT", "cities", "Portugal"),
+    ("ro_RO", "cities", "Rumanía"),
+    ("pl_PL", "cities", "Polonia"),
+    ("nl_NL", "cities", "Países Bajos"),
+    ("es_CO", "municipalities", "Colombia"),
+    ("es_CL", "communes", "Chile"),
 )
 CONTINENTS = ("Europa", "África", "América Latina", "Sudamérica", "Asia", "Centroamérica", "Europa del Este")
 

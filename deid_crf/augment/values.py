@@ -35,7 +35,7 @@ from stdnum.es import nie as stdnum_nie
 
 from deid_crf.augment import tables as T
 from deid_crf.augment.builder import Phrase, Span
-from deid_crf.gazetteers.spanish import MONTHS, PARTICLES, ROMAN_MONTHS, WEEKDAYS, normalize
+from deid_crf.gazetteers.spanish import HEALTH_SERVICES, MONTHS, PARTICLES, ROMAN_MONTHS, WEEKDAYS, normalize
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -456,9 +456,37 @@ def country(rng: random.Random, lexicon: Lexicon) -> str:
     return rng.choice(lexicon.countries)
 
 
+@functools.cache
+def _faker_foreign_towns() -> tuple[tuple[str, str], ...]:
+    """(town, country) from the real town lists of Faker's address locales."""
+    out: list[tuple[str, str]] = []
+    for locale, attribute, country in T.FAKER_FOREIGN_TOWNS:
+        towns = getattr(importlib.import_module(f"faker.providers.address.{locale}").Provider, attribute)
+        towns = towns.values() if isinstance(towns, dict) else towns
+        names = (t[-1] if isinstance(t, tuple) else t for t in towns)
+        out += sorted({(n, country) for n in names if n[:1].isupper() and len(n) < 30})
+    return tuple(out)
+
+
+def neighbourhood_phrase(rng: random.Random, where: Place) -> Phrase:
+    """``Reside en el barrio de Deusto (Bilbao)``: the neighbourhood without ``barrio de``,
+    the town a span of its own (P12.4)."""
+    name = rng.choice(T.NEIGHBOURHOODS)
+    article, shown = {"el ": ("del", name[3:]), "la ": ("de la", name[3:])}.get(name[:3], ("de", name))
+    verb = rng.choice(["Reside en el barrio", "Vive en el barrio", "Residente en el barrio", "Domicilio en el barrio"])
+    head: Phrase = (f"{verb} {article} ", Span(shown, "TERRITORIO"))
+    town = Span(where.town, "TERRITORIO")
+    tail = weighted(rng, [((), 3), ((" (", town, ")"), 2), ((", en ", town), 2), ((" de ", town), 2)])
+    return (*head, *tail)
+
+
 def foreign_place(rng: random.Random) -> tuple[str, str]:
-    """(town, country) abroad, in Spanish spelling."""
-    return rng.choice(T.FOREIGN_PLACES)
+    """(town, country) abroad: a town a Spanish clinician writes in Spanish spelling, or
+    any town of a Faker locale's list (drawn country first, so large lists do not dominate)."""
+    if chance(rng, 0.5):
+        return rng.choice(T.FOREIGN_PLACES)
+    country = rng.choice(T.FAKER_FOREIGN_TOWNS)[2]
+    return rng.choice([p for p in _faker_foreign_towns() if p[1] == country])
 
 
 def _floor_es(rng: random.Random) -> str:
@@ -1162,6 +1190,11 @@ def health_centre_text(rng: random.Random, lexicon: Lexicon, where: Place) -> st
     patterns = regional.get(where.region, ())
     pool = patterns if patterns and chance(rng, 0.6) else T.HEALTH_CENTRE_PATTERNS
     return _fill(rng, lexicon, rng.choice(pool), where)
+
+
+def health_service_text(rng: random.Random, where: Place) -> str:
+    """The health service or government of ``where``'s community, as it heads a letter."""
+    return rng.choice(HEALTH_SERVICES.get(where.community) or HEALTH_SERVICES["Comunidad de Madrid"])
 
 
 def institution_text(rng: random.Random, lexicon: Lexicon, where: Place) -> str:

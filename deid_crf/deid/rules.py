@@ -4,8 +4,8 @@ Each :class:`Recognizer` finds spans of one kind of PHI in a text; the recognize
 live in :mod:`deid_crf.deid.recognizers` (e-mail, web, IP and MAC addresses; phone,
 fax and pager numbers read by ``phonenumbers``; DNI/NIE, CIF, IBAN and NASS numbers
 with valid check digits from ``python-stdnum``; record, health-card and staff numbers
-after their label; postal codes in an address; dates). The rule layer
-(:class:`RuleLayer`) runs them and merges their spans with the model's under a
+after their label; postal codes in an address; dates; health services, national
+bodies and town councils). The rule layer (:class:`RuleLayer`) runs them and merges their spans with the model's under a
 priority per entity type (:func:`deid_crf.text.spans.combine`).
 
 The shipped priorities (:data:`DEFAULT_PRIORITY`) were chosen per type on MEDDOCAN
@@ -31,6 +31,7 @@ from deid_crf.deid.recognizers.common import (
     EMAIL,
     EMPLOYEE_ID,
     FAX,
+    INSTITUTION,
     INSURANCE_ID,
     LINE_BREAKS,
     OTHER_ID,
@@ -43,6 +44,7 @@ from deid_crf.deid.recognizers.common import (
     Match,
 )
 from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.institutions import find_institutions
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_collegiate, find_labelled_ids
 from deid_crf.deid.recognizers.national_ids import (
@@ -54,6 +56,7 @@ from deid_crf.deid.recognizers.national_ids import (
     nass_is_valid,
 )
 from deid_crf.deid.recognizers.phones import find_phones
+from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.gazetteers.spanish import PARTICLES
 from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
@@ -73,9 +76,11 @@ __all__ = [
     "find_dates",
     "find_dni",
     "find_emails",
+    "find_institutions",
     "find_ips",
     "find_labelled_ids",
     "find_nass",
+    "find_neighbourhoods",
     "find_phones",
     "find_postcodes",
     "find_urls",
@@ -130,13 +135,14 @@ RECOGNIZERS: dict[str, Recognizer] = {
             "values of NHC/CIP/NASS/episodio/col./empleado/serie/expediente… labels",
         ),
         Recognizer("date", (DATE,), find_dates, "numeric, ISO, Roman-month and written dates"),
+        Recognizer("institution", (INSTITUTION,), find_institutions, "health services, national bodies, town councils"),
     )
 }
 
 # Chosen per type on MEDDOCAN dev by `python -m deid_crf.experiments.rules_table` (docs/results.md).
 # Types not listed here take DEFAULT_OTHER.
 DEFAULT_PRIORITY: dict[str, str] = {t: UNION for r in RECOGNIZERS.values() for t in r.types} | {
-    t: RULES_FIRST for t in (PHONE, FAX, DATE, TERRITORY)
+    t: RULES_FIRST for t in (PHONE, FAX, DATE, TERRITORY, INSTITUTION)
 }
 DEFAULT_OTHER = UNION
 
@@ -215,7 +221,11 @@ class RuleLayer:
 
     def apply(self, text: str, model_spans: Sequence[PHISpan]) -> list[PHISpan]:
         """The model's spans merged with the rules' (sorted, never overlapping)."""
-        spans = combine(model_spans, self.find(text), text, self.priority, self.default) if self.active else model_spans
+        if self.active:
+            spans = combine(model_spans, self.find(text), text, self.priority, self.default)
+            spans = towns_after_countries(text, spans)
+        else:
+            spans = model_spans
         return propagate_names(text, spans) if self.propagate else sorted(spans)
 
 

@@ -1,0 +1,65 @@
+"""Places that running text names by their grammar, not by an address around them.
+
+* ``reside en el barrio de Delicias``: the neighbourhood, without ``barrio de``, is a
+  TERRITORIO span (guideline P12.4). Only a lower-case ``barrio`` counts, so a centre
+  named ``Centro de Salud Barrio del Pilar`` is left to the model.
+* ``natural de Senegal (Thiès)``, ``China (Qingtian, provincia de Zhejiang)``: a
+  capitalised name in brackets right after a country the model found is a town or
+  region of that country (:func:`towns_after_countries`; it needs the model's PAIS
+  spans, so it runs after the merge, not as a recognizer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from deid_crf.deid.recognizers.common import SP, TERRITORY, Match
+from deid_crf.gazetteers.spanish import UPPER
+from deid_crf.text.spans import RULE, PHISpan
+
+COUNTRY = "PAIS"
+
+# A place name: capitalised words, maybe joined by particles or hyphens ("Valle del Jiu",
+# "Cluj-Napoca", "Santa Cruz de la Sierra").
+_WORD = rf"[{UPPER}][^\W\d_]*(?:['’-][{UPPER}]?[^\W\d_]+)*"
+_NAME = rf"{_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|do|da|dos|das){SP}+)*{_WORD})*"
+
+# A neighbourhood's name stops at a particle: "barrio del Raval de Barcelona" is two places.
+_NEIGHBOURHOOD = re.compile(
+    rf"(?<!\w)barrio{SP}+(?:de{SP}+la{SP}+|de{SP}+|del{SP}+)?(?P<name>{_WORD}(?:{SP}+{_WORD})*)"
+)
+_BRACKETED = re.compile(
+    rf"{SP}*\({SP}*(?P<town>{_NAME})"
+    rf"(?:{SP}*,{SP}*(?:provincia|región|regió|estado|departamento|distrito){SP}+de{SP}+(?P<region>{_NAME}))?"
+    rf"{SP}*\)"
+)
+
+
+def find_neighbourhoods(text: str) -> Iterator[Match]:
+    """The name after a lower-case ``barrio (de|del|de la)``."""
+    for m in _NEIGHBOURHOOD.finditer(text):
+        yield m.start("name"), m.end("name"), TERRITORY
+
+
+def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus a TERRITORIO span for each place in brackets right after a PAIS
+    span; a span of another type on exactly that place is replaced, any other span
+    overlapping it keeps the place from being added."""
+    out = list(spans)
+    for country in [s for s in spans if s.type == COUNTRY]:
+        m = _BRACKETED.match(text, country.end)
+        if not m:
+            continue
+        for group in ("town", "region"):
+            if m.group(group) is None:
+                continue
+            start, end = m.span(group)
+            same = [s for s in out if (s.start, s.end) == (start, end)]
+            if any(s.type == TERRITORY for s in same):
+                continue
+            if any(s.start < end and start < s.end for s in out if s not in same):
+                continue
+            out = [s for s in out if s not in same]
+            out.append(PHISpan(start, end, TERRITORY, 1.0, RULE))
+    return sorted(out)
