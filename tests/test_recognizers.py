@@ -16,6 +16,7 @@ from deid_crf.deid.recognizers.national_ids import (
     find_nass,
     nass_is_valid,
 )
+from deid_crf.deid.recognizers.names import given_names_after_comma
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes
@@ -341,3 +342,31 @@ def test_a_place_in_brackets_after_a_country_is_a_town():
         ("Cusco", "TERRITORIO"),
         ("Lugo", "TERRITORIO"),
     ]
+
+
+# ------------------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize(
+    ("text", "surnames", "expected"),
+    [
+        ("Paciente: WANG, XIUYING\nNHC: 1", "WANG", ["WANG", "XIUYING"]),
+        ("PACIENTE: PUIG VILARÓ, NÚRIA          NHC: 4471203", "PUIG VILARÓ", ["PUIG VILARÓ", "NÚRIA"]),
+        ("Paciente ........ POPESCU, ANDREI\n", "POPESCU", ["POPESCU", "ANDREI"]),
+        ("THOMPSON, Sarah Elizabeth (NIE Y1234567X)", "THOMPSON", ["THOMPSON", "Sarah Elizabeth"]),
+        ("Paciente: Ruiz Gómez, María del Carmen\n", "Ruiz Gómez", ["Ruiz Gómez", "María del Carmen"]),
+        # Not a surname-first name: the name does not open its line, what follows the
+        # comma goes on, is a department, or is in capitals after mixed-case surnames.
+        ("Acude con Juan Ruiz, Pedro y Ana\n", "Juan Ruiz", ["Juan Ruiz"]),
+        ("Remitido por: Dr. Juan Ruiz, Servicio de Cirugía\n", "Juan Ruiz", ["Juan Ruiz"]),
+        ("Remitido por: Dr. Juan Ruiz, Hospital Clínico\n", "Juan Ruiz", ["Juan Ruiz"]),
+        ("Paciente: Ruiz Gómez, NHC\n", "Ruiz Gómez", ["Ruiz Gómez"]),
+        ("Nota 12: Ruiz Gómez, María\n", "Ruiz Gómez", ["Ruiz Gómez"]),
+    ],
+)
+def test_given_names_after_comma(text, surnames, expected):
+    start = text.index(surnames)
+    spans = [PHISpan(start, start + len(surnames), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = given_names_after_comma(text, spans)
+    assert [text[s.start : s.end] for s in out] == expected
+    assert {s.type for s in out} == {"NOMBRE_SUJETO_ASISTENCIA"}

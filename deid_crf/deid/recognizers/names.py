@@ -1,0 +1,61 @@
+"""The given name of a name written surname first: ``WANG, XIUYING``.
+
+Hospital systems print a patient as ``APELLIDOS, NOMBRE``, and the two parts are two
+NOMBRE spans (guideline M1.1 joins only parts "separados sólo por espacios o por
+guiones"). The model finds the surnames, which look like the surnames it has seen,
+and often misses the given name after the comma. :func:`given_names_after_comma`
+adds it, with the surnames' type, when the surnames open their line (after a label
+such as ``Paciente:`` at most) and the given name closes it (or is followed by a wide
+gap, a bracket or a separator), and the letter case agrees.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from deid_crf.deid.recognizers.common import SP
+from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, TITLE_WORDS, UPPER, normalize
+from deid_crf.text.spans import RULE, PHISpan
+
+NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA")
+
+_WORD = rf"[{UPPER}][^\W\d_]*(?:['’-][{UPPER}][^\W\d_]*)*"
+_GIVEN = re.compile(
+    rf"{SP}*,{SP}*(?P<given>{_WORD}(?:{SP}+(?:(?:del|de{SP}+la|de{SP}+los){SP}+)?{_WORD}){{0,3}})"
+    rf"(?={SP}*(?:[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|$)|{SP}{{2,}}|{SP}*[·|—–(\[]|{SP}+-{SP})"
+)
+# What may stand before the surnames on their line: nothing, or a label without digits.
+_LABEL_BEFORE = re.compile(r"(?:[^\W\d_][^\d\n:]*?(?::|\.{2,}|\s{2,})\s*)?$")
+_NOT_GIVEN = INSTITUTION_WORDS | TITLE_WORDS | {"servicio", "unidad", "seccion", "jefe", "medico", "enfermera"}
+
+
+def _case_agrees(surnames: str, given: str) -> bool:
+    """Capitals for the surnames go with any given name (``THOMPSON, Sarah``); surnames
+    in mixed case do not go with a given "name" in capitals (``Ruiz, NHC``)."""
+    return surnames.upper() == surnames or given.upper() != given
+
+
+def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus the given name after each surname-first name (see the module)."""
+    out = list(spans)
+    taken = sorted((s.start, s.end) for s in spans)
+    for span in spans:
+        if span.type not in NAME_TYPES:
+            continue
+        m = _GIVEN.match(text, span.end)
+        if not m:
+            continue
+        line_start = max(text.rfind("\n", 0, span.start), text.rfind("\r", 0, span.start)) + 1
+        if not _LABEL_BEFORE.fullmatch(text, line_start, span.start):
+            continue
+        start, end = m.span("given")
+        given = m.group("given")
+        if not _case_agrees(text[span.start : span.end], given):
+            continue
+        if any(normalize(word) in _NOT_GIVEN for word in given.split() if word[0].isupper()):
+            continue
+        if any(a < end and start < b for a, b in taken):
+            continue
+        out.append(PHISpan(start, end, span.type, span.confidence, RULE))
+    return sorted(out)
