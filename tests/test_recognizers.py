@@ -16,7 +16,7 @@ from deid_crf.deid.recognizers.national_ids import (
     find_nass,
     nass_is_valid,
 )
-from deid_crf.deid.recognizers.names import given_names_after_comma
+from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes
@@ -370,3 +370,22 @@ def test_given_names_after_comma(text, surnames, expected):
     out = given_names_after_comma(text, spans)
     assert [text[s.start : s.end] for s in out] == expected
     assert {s.type for s in out} == {"NOMBRE_SUJETO_ASISTENCIA"}
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ('Dña. Encarnación Ruiz Gallardo ("Encarni"), de 81 años', "Encarnación Ruiz Gallardo", ["Encarni"]),
+        ("| Manuel Jiménez («Manolo») | hijo |", "Manuel Jiménez", ["Manolo"]),
+        ("Juan Pérez «Nene» acude", "Juan Pérez", ["Nene"]),
+        # Quotes that do not pair, or a quoted phrase that is not a name.
+        ('Juan Pérez ("Nene») acude', "Juan Pérez", []),
+        ('Juan Pérez "el Rubio" acude', "Juan Pérez", []),
+    ],
+)
+def test_nicknames_after_names(text, name, expected):
+    start = text.index(name)
+    spans = [PHISpan(start, start + len(name), "FAMILIARES_SUJETO_ASISTENCIA", 0.8, MODEL)]
+    out = nicknames_after_names(text, spans)
+    assert [text[s.start : s.end] for s in out if s.start != start] == expected
+    assert {s.type for s in out} == {"FAMILIARES_SUJETO_ASISTENCIA"}

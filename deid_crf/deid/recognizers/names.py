@@ -1,4 +1,5 @@
-"""The given name of a name written surname first: ``WANG, XIUYING``.
+"""Names the model found half of: a surname-first name's given name, a nickname.
+
 
 Hospital systems print a patient as ``APELLIDOS, NOMBRE``, and the two parts are two
 NOMBRE spans (guideline M1.1 joins only parts "separados sólo por espacios o por
@@ -7,6 +8,10 @@ and often misses the given name after the comma. :func:`given_names_after_comma`
 adds it, with the surnames' type, when the surnames open their line (after a label
 such as ``Paciente:`` at most) and the given name closes it (or is followed by a wide
 gap, a bracket or a separator), and the letter case agrees.
+
+A nickname in quotes right after a name (``Encarnación Ruiz ("Encarni")``, ``Manuel
+(«Manolo»)``) is a span of the name's type of its own (guideline P1.1, P4.1: "apodos,
+motes, alias"), added by :func:`nicknames_after_names`.
 """
 
 from __future__ import annotations
@@ -55,6 +60,27 @@ def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan
             continue
         if any(normalize(word) in _NOT_GIVEN for word in given.split() if word[0].isupper()):
             continue
+        if any(a < end and start < b for a, b in taken):
+            continue
+        out.append(PHISpan(start, end, span.type, span.confidence, RULE))
+    return sorted(out)
+
+
+_NICKNAME = re.compile(rf"{SP}*(?:\({SP}*)?(?P<open>[\"«“'‘])(?P<nick>{_WORD}(?:{SP}+{_WORD})?)(?P<close>[\"»”'’])")
+_CLOSING = {'"': '"', "«": "»", "“": "”", "'": "'", "‘": "’"}
+
+
+def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus the quoted nickname right after each name (see the module)."""
+    out = list(spans)
+    taken = sorted((s.start, s.end) for s in spans)
+    for span in spans:
+        if span.type not in NAME_TYPES:
+            continue
+        m = _NICKNAME.match(text, span.end)
+        if not m or _CLOSING[m.group("open")] != m.group("close"):
+            continue
+        start, end = m.span("nick")
         if any(a < end and start < b for a, b in taken):
             continue
         out.append(PHISpan(start, end, span.type, span.confidence, RULE))
