@@ -144,14 +144,7 @@ class Case:
         style = style or weighted(
             rng, [("full", 10), ("given_first_surname", 4), ("initial", 3), ("initials_glued", 1), ("first_surname", 1)]
         )
-        female = clinician.name.female
-        if not titled:
-            title = ""
-        elif clinician.role == "médico":  # certificates and letters also write "D."/"Dña." for doctors
-            title = V.title_for(rng, female, staff=not chance(rng, 0.15))
-        else:  # nurses and technicians: a courtesy title or the role's abbreviation, often nothing
-            courtesy = V.title_for(rng, female, staff=False)
-            title = weighted(rng, [("", 5), ("Enf.", 2), (courtesy, 2), ("Inf.", 1)])
+        title = V.title_for(rng, clinician.name.female, staff=True) if titled and clinician.role == "médico" else ""
         name = V.name_phrase(clinician.name, style, STAFF, rng)
         if chance(rng, 0.08):
             name = recase(name, "upper")
