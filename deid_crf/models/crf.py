@@ -115,7 +115,7 @@ class CRFModel(BaseEstimator):
         the model instead of each reading them again)."""
         check_is_fitted(self)
         if getattr(self, "_weights", None) is None:
-            self._weights = CRFWeights.from_tagger(self.crf_.tagger_)
+            self._weights = CRFWeights.from_file(self.crf_.modelfile.name)
         return self._weights
 
     def predict_marginals(self, X: Sequence) -> list[list[dict[str, float]]]:
