@@ -752,9 +752,6 @@ class BatchRun:
         self._bar: Any = None
 
     def __enter__(self) -> BatchRun:
-        from tqdm.auto import tqdm
-        from tqdm.contrib.logging import logging_redirect_tqdm
-
         started = time.perf_counter()
         since_ns = 0
         if self.output_dir is not None:
@@ -777,11 +774,13 @@ class BatchRun:
             skipped = self.summary.counts[SKIPPED] = len(self.items) - len(self.todo)
             if skipped:
                 log.info(f"skipping {skipped} document(s) whose outputs are up to date (--overwrite to redo)")
-            self._bar = tqdm(
-                total=len(self.todo), unit="doc", desc="de-identifying", disable=not self.progress, file=sys.stderr
-            )
-            stack.callback(self._bar.close)
-            stack.enter_context(logging_redirect_tqdm(loggers=[log]))
+            if self.progress:  # tqdm is imported only to draw a bar
+                from tqdm.auto import tqdm
+                from tqdm.contrib.logging import logging_redirect_tqdm
+
+                self._bar = tqdm(total=len(self.todo), unit="doc", desc="de-identifying", file=sys.stderr)
+                stack.callback(self._bar.close)
+                stack.enter_context(logging_redirect_tqdm(loggers=[log]))
         except BaseException:
             stack.close()
             raise

@@ -20,10 +20,6 @@ from typing import Any, Self
 
 import numpy as np
 from scipy import sparse
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression, SGDClassifier
-from sklearn.svm import LinearSVC
-from sklearn.utils.validation import check_is_fitted
 
 from deid_crf import resources
 from deid_crf.config import (
@@ -35,7 +31,8 @@ from deid_crf.config import (
     from_params,
     svm_feature_config,
 )
-from deid_crf.features.hashing import hash_strings
+from deid_crf.estimator import check_is_fitted
+from deid_crf.featurization.hashing import hash_strings
 from deid_crf.io.persistence import ModelFormat, load_arrays, save_arrays
 from deid_crf.models.base import Pipeline, TaggerBase, check_documents, entity_types
 from deid_crf.scoring.meddocan import score_documents
@@ -125,6 +122,9 @@ class WindowSVMTagger(TaggerBase):
             raise ValueError(f"decoder must be one of {DECODERS}, not {self.decoder!r}")
 
     def _classifier(self, n_samples: int):
+        from sklearn.linear_model import LogisticRegression, SGDClassifier
+        from sklearn.svm import LinearSVC
+
         if self.classifier == "linear_svc":
             return LinearSVC(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter, random_state=0)
         if self.classifier == "sgd":
@@ -157,6 +157,8 @@ class WindowSVMTagger(TaggerBase):
 
     def fit_featurized(self, matrix: sparse.csr_matrix, labels: np.ndarray) -> Self:
         """Train on the output of :meth:`featurize` (e.g. from a cache)."""
+        from sklearn.exceptions import ConvergenceWarning
+
         self._check_params()
         model = self._classifier(matrix.shape[0])
         started = time.perf_counter()
