@@ -49,9 +49,9 @@ test: install
 test-fast: install
 	$(PY) -m pytest -m "not slow"
 
-## Throughput, training time and memory on the dev split.
+## Throughput, training time and memory on the dev split; the command line as users run it, with $(MODEL_DIR).
 bench: install pos-model embeddings gazetteers
-	$(PY) -m deid_crf.experiments.bench --data-dir $(DATA_DIR)
+	$(PY) -m deid_crf.experiments.bench --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
 ## Dask backend: documents/s and tokens/s with 1 and 2 workers on dev x10, and the 2/1 ratio (needs $(MODEL_DIR)).
 bench-dask: install

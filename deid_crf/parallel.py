@@ -6,8 +6,6 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from joblib import Parallel, delayed
-
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -44,5 +42,7 @@ def map_chunks(function: Callable[[Sequence[T]], R], texts: Sequence[T], n_jobs:
     jobs = effective_jobs(n_jobs)
     if jobs == 1 or len(texts) < 2:
         return [function(texts)]
+    from joblib import Parallel, delayed  # imported only when there are workers to start
+
     chunks = chunk_by_size(texts, [len(t) for t in texts], jobs * 2)
     return Parallel(n_jobs=jobs)(delayed(function)(chunk) for chunk in chunks)

@@ -5,6 +5,7 @@
     python -m deid_crf.tag note.txt --format masked          # [NOMBRE_SUJETO_ASISTENCIA]…
     python -m deid_crf.tag note.txt --format surrogate --seed 7
     cat note.txt | python -m deid_crf.tag - --format masked
+    python -m deid_crf.tag --jsonl - --format masked         # {"id", "text"} lines in, results out
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
     python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tcp://10.0.0.5:8786
 
@@ -14,6 +15,9 @@ and a re-run with other settings into the same -o is refused unless --overwrite.
 --backend dask runs the same batch on a Dask cluster (pip install 'deid-crf[dask]'):
 a local one of --jobs worker processes, or the one at --scheduler; inputs, -o, the
 model and the key file's folder must be on a filesystem every worker shares.
+--jsonl reads one JSON object {"id": …, "text": …} per line from the one INPUT (a file or
+- for stdin) and writes one JSON result per line to stdout, flushed at once, the model
+loaded once (docs/deidentification.md).
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
@@ -45,6 +49,7 @@ from deid_crf.batch.engine import (
     run_fingerprint,
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
+from deid_crf.batch.jsonl import run_jsonl
 from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
 from deid_crf.deid.rules import RULE_MODES
@@ -68,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--model", type=Path, default=None, help="model directory (default: $DEID_CRF_MODEL_DIR or models/crf)"
     )
     parser.add_argument("--format", choices=FORMATS, default="brat", help="output format (default: brat)")
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='INPUT (a file, or - for stdin) holds {"id", "text"} JSON lines; write one JSON result per line to stdout',
+    )
     parser.add_argument(
         "-o", "--output-dir", type=Path, help="write outputs here, mirroring the input tree (.ann/.json/.conll/.txt)"
     )
@@ -210,6 +220,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         codecs.lookup(args.encoding)
     except LookupError:
         parser.error(f"unknown encoding {args.encoding!r} (--encoding)")
+    if args.jsonl:
+        return _jsonl(parser, args)
 
     found, problems = discover(args.inputs, args.pattern, out)
     if len(found) > 1 and out is None:
@@ -219,28 +231,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     items, refused = plan(found, args.format, out)
     problems += refused
 
-    keep = tuple(t.strip() for t in args.keep.split(",") if t.strip())
     model_dir = str(args.model or default_model_dir())
-    settings = Settings(
-        model_dir=model_dir,
-        fmt=args.format,
-        rules=args.rules,
-        propagate=args.propagate if args.propagate is not None else args.rules != "off",
-        mask=args.mask,
-        mask_char=args.mask_char,
-        seed=args.seed if args.seed is not None else _random_seed(),
-        keep=keep,
-        encoding=args.encoding,
-        max_bytes=args.max_bytes,
-        model_sha256=model_digest(model_dir),
-    )
-    try:
-        deidentifier(settings)  # loads the model here once: a missing one is a usage error
-    except ModelNotFoundError:
-        log.error(f"no trained model in {settings.model_dir}; run `make train-crf` first or pass --model DIR")
-        return 2
-    except (OSError, ValueError) as exc:
-        log.error(f"cannot load model from {settings.model_dir} ({type(exc).__name__})")
+    settings = _settings(args, model_dir, model_digest(model_dir))
+    if not _load_model(settings):
         return 2
     fingerprint = None
     if out is not None:
@@ -301,6 +294,58 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             f"{counts['skipped']} skipped (up to date), {counts['empty']} empty; {rate:.1f} documents/s"
         )
     return 1 if failed else 0
+
+
+def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str) -> Settings:
+    return Settings(
+        model_dir=model_dir,
+        fmt=args.format,
+        rules=args.rules,
+        propagate=args.propagate if args.propagate is not None else args.rules != "off",
+        mask=args.mask,
+        mask_char=args.mask_char,
+        seed=args.seed if args.seed is not None else _random_seed(),
+        keep=tuple(t.strip() for t in args.keep.split(",") if t.strip()),
+        encoding=args.encoding,
+        max_bytes=args.max_bytes,
+        model_sha256=model_sha256,
+    )
+
+
+def _load_model(settings: Settings) -> bool:
+    """Load the model here once (a missing one is a usage error); False if it cannot be."""
+    try:
+        deidentifier(settings)
+    except ModelNotFoundError:
+        log.error(f"no trained model in {settings.model_dir}; run `make train-crf` first or pass --model DIR")
+        return False
+    except (OSError, ValueError) as exc:
+        log.error(f"cannot load model from {settings.model_dir} ({type(exc).__name__})")
+        return False
+    return True
+
+
+def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--jsonl``: one input of JSON lines, results on stdout (:mod:`deid_crf.batch.jsonl`)."""
+    if len(args.inputs) != 1:
+        parser.error("--jsonl reads one input: a file of JSON lines, or - for stdin")
+    refused = [
+        name
+        for name, given in (
+            ("-o", args.output_dir is not None),
+            ("--key-file", args.key_file is not None),
+            ("--backend dask", args.backend == "dask"),
+            ("--format conll", args.format == "conll"),
+        )
+        if given
+    ]
+    if refused:
+        parser.error(f"--jsonl writes JSON lines to stdout: it does not go with {', '.join(refused)}")
+    # One process, results on stdout: no output directory to fingerprint, no worker to check the model.
+    settings = _settings(args, str(args.model or default_model_dir()), model_sha256="")
+    if not _load_model(settings):
+        return 2
+    return run_jsonl(args.inputs[0], settings)
 
 
 def _random_seed() -> int:

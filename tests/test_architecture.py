@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 LAYERS: list[tuple[str, ...]] = [
     ("deid_crf.gazetteers",),  # Spanish domain tables and the list builder: pure data
     ("deid_crf.features",),  # pure feature extractors over token arrays
-    ("deid_crf.config", "deid_crf.parallel"),
+    ("deid_crf.config", "deid_crf.parallel", "deid_crf.estimator"),
     ("deid_crf.text",),  # tokenizer, TokenTable, BIO, spans, documents
     ("deid_crf.io",),  # files, BRAT, markup
     ("deid_crf.scoring",),  # MEDDOCAN measures
@@ -132,6 +132,27 @@ def test_a_users_module_named_like_a_top_level_folder_does_not_break_the_cli(tmp
         [sys.executable, "-m", "deid_crf.tag", "--help"], cwd=tmp_path, capture_output=True, text=True
     )
     assert help_run.returncode == 0, help_run.stderr[-2000:]
+
+
+HEAVY = ("sklearn", "sklearn_crfsuite", "scipy", "faker", "dask", "joblib", "tqdm", "fasttext")
+
+
+def test_importing_the_tag_command_or_tagging_with_a_crf_stays_light(tiny_model_dir, tmp_path):
+    """Start-up: scikit-learn (with SciPy) alone takes most of a second; tagging with a
+    CRF imports none of these, whatever the format (surrogates load Faker)."""
+    note = tmp_path / "nota.txt"
+    note.write_text("Nombre: Filiberta Gorostiza.\nNHC: 745120.\n", encoding="utf-8")
+    code = (
+        "import sys, deid_crf.tag\n"
+        f"heavy = {HEAVY!r}\n"
+        "print('imported', [m for m in heavy if m in sys.modules])\n"
+        "for fmt in ('brat', 'json', 'conll', 'masked'):\n"
+        f"    assert deid_crf.tag.main([{str(note)!r}, '--model', {str(tiny_model_dir)!r}, '--format', fmt]) == 0\n"
+        "print('tagged', [m for m in heavy if m in sys.modules])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    lines = result.stdout.splitlines()
+    assert "imported []" in lines and "tagged []" in lines
 
 
 def test_importing_the_package_or_the_features_stays_light():

@@ -4,6 +4,7 @@ PHI in any log."""
 from __future__ import annotations
 
 import json
+import os
 import stat
 import subprocess
 import sys
@@ -312,3 +313,18 @@ def test_brat_output_never_replaces_an_input_ann(tmp_path, tiny_model_dir, capsy
     assert status == 1 and "would overwrite the input" in capsys.readouterr().err
     assert (notes / "uno.ann").read_text(encoding="utf-8") == "T1\tNOMBRE_SUJETO_ASISTENCIA 8 17\tZebulonio\n"
     assert not (notes / "uno.txt").exists()
+
+
+def test_model_digest_is_read_once_per_process_until_a_file_changes(tmp_path, monkeypatch):
+    model = tmp_path / "model"
+    (model / "sub").mkdir(parents=True)
+    (model / "config.json").write_text("{}", encoding="utf-8")
+    (model / "sub" / "weights.bin").write_bytes(b"\x00" * 100)
+    first = batch.model_digest(model)
+    opened = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda *a, **k: opened.append(a[0]) or real_open(*a, **k))
+    assert batch.model_digest(model) == first and opened == []  # remembered: no file read again
+    (model / "sub" / "weights.bin").write_bytes(b"\x00" * 99 + b"\x01")  # same size, new bytes and time
+    os.utime(model / "sub" / "weights.bin", ns=(1, 1))
+    assert batch.model_digest(model) != first and opened

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -284,3 +285,160 @@ def test_brat_output_of_a_date_across_lines_reads_back(tmp_path, tiny_model_dir,
     assert doc.text == text and doc.entities
     assert all("\n" not in text[e.start : e.end] for e in doc.entities)
     assert "marzo de 2016" in [text[e.start : e.end] for e in doc.entities]
+
+
+# --------------------------------------------------------------------------- --jsonl
+
+
+def jsonl(*records: dict | str) -> str:
+    """JSON lines: a dict is dumped, a str written as it is (a bad line)."""
+    return "".join((r if isinstance(r, str) else json.dumps(r, ensure_ascii=False)) + "\n" for r in records)
+
+
+def read_jsonl(out: str) -> list[dict]:
+    assert out.endswith("\n") or out == ""
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_jsonl_annotations_match_the_json_format(tmp_path, tiny_model_dir, note_text, other_text, run_main):
+    source = write(tmp_path / "notas.jsonl", jsonl({"id": "a", "text": note_text}, {"id": 7, "text": other_text}))
+    status, out, err = run_main(tiny_model_dir, "--jsonl", str(source))
+    assert (status, err) == (0, "")
+    lines = read_jsonl(out)
+    assert [line["id"] for line in lines] == ["a", 7] and [set(line) for line in lines] == [{"id", "entities"}] * 2
+    for line, text in zip(lines, (note_text, other_text), strict=True):
+        note = write(tmp_path / "nota.txt", text)
+        assert run_main(tiny_model_dir, str(note), "--format", "json")[0] == 0
+        assert line["entities"] == json.loads(run_main(tiny_model_dir, str(note), "--format", "json")[1])["entities"]
+        assert line["entities"] and all(text[e["start"] : e["end"]] == e["text"] for e in line["entities"])
+
+
+def test_jsonl_masked_gives_the_text_and_both_offsets(tmp_path, tiny_model_dir, note_text, run_main, fake_phi):
+    source = write(tmp_path / "notas.jsonl", jsonl({"id": "a", "text": note_text}))
+    status, out, _ = run_main(tiny_model_dir, "--jsonl", str(source), "--format", "masked")
+    assert status == 0
+    [line] = read_jsonl(out)
+    assert set(line) == {"id", "text", "entities"}
+    note = write(tmp_path / "nota.txt", note_text)
+    assert line["text"] == run_main(tiny_model_dir, str(note), "--format", "masked")[1]
+    assert line["entities"]
+    for e in line["entities"]:
+        assert set(e) == {"type", "start", "end", "output_start", "output_end", "confidence", "source"}
+        assert line["text"][e["output_start"] : e["output_end"]] == f"[{e['type']}]"
+        assert note_text[e["start"] : e["end"]] not in out  # the original strings are not repeated
+    assert not any(phi in out for phi in fake_phi)
+
+
+def test_jsonl_bad_lines_give_errors_naming_line_and_id_never_the_text(tmp_path, tiny_model_dir, note_text, run_main):
+    phi = "Quirtanilla Zebulonio"
+    lines = [
+        {"id": "ok1", "text": note_text},
+        "",  # blank: skipped
+        '{"id": "x1", "text": "Nombre: Quirtanilla Zebulonio}',  # unterminated string
+        {"text": f"Nombre: {phi}."},  # no id
+        {"id": ["Quirtanilla"], "text": phi},  # id of the wrong type
+        {"id": "x4"},
+        {"id": "x5", "text": [phi]},
+        f'["{phi}"]',
+        {"id": "vacio", "text": ""},
+        {"id": "ok2", "text": note_text},
+    ]
+    data = jsonl(*lines).encode("utf-8") + b'{"id": "x6", "text": "Zebulonio \xff"}\n'
+    source = write(tmp_path / "notas.jsonl", data)
+    status, out, err = run_main(tiny_model_dir, "--jsonl", str(source))
+    assert status == 1
+    assert "Quirtanilla" not in out and "Zebulonio" not in out
+    results = read_jsonl(out)
+    errors = [r for r in results if "error" in r]
+    assert [(r["line"], r["id"]) for r in errors] == [
+        (3, None),
+        (4, None),
+        (5, None),
+        (6, "x4"),
+        (7, "x5"),
+        (8, None),
+        (11, None),
+    ]
+    assert [r["error"] for r in errors] == [
+        "not valid JSON (Unterminated string starting at: column 22)",
+        'no "id"',
+        '"id" is an array, not a string or an integer',
+        'no "text"',
+        '"text" is an array, not a string',
+        "not a JSON object (an array)",
+        "not valid UTF-8 at byte 32",
+    ]
+    tagged = [r for r in results if "error" not in r]
+    assert [r["id"] for r in tagged] == ["ok1", "vacio", "ok2"]
+    assert tagged[0]["entities"] and tagged[0]["entities"] == tagged[2]["entities"] and tagged[1]["entities"] == []
+    assert [r["id"] for r in results] == ["ok1", None, None, None, "x4", "x5", None, "vacio", "ok2", None]
+    assert err.count("warning: line ") == 7 and "Zebulonio" not in err
+
+
+def test_jsonl_long_line_is_refused_and_the_next_tagged(tmp_path, tiny_model_dir, note_text, run_main):
+    long_text = "Paciente sin antecedentes. " * 200
+    source = write(tmp_path / "n.jsonl", jsonl({"id": "long", "text": long_text}, {"id": "short", "text": note_text}))
+    status, out, _ = run_main(tiny_model_dir, "--jsonl", str(source), "--max-bytes", "2000")
+    assert status == 1
+    first, second = read_jsonl(out)
+    assert first == {"id": None, "line": 1, "error": "line over --max-bytes"}
+    assert second["id"] == "short" and second["entities"]
+
+
+@pytest.mark.parametrize("size", [1, 7, 64])
+def test_read_lines_reassembles_lines_across_reads(size):
+    from deid_crf.batch.jsonl import read_lines
+
+    class Trickle(io.BytesIO):
+        def read1(self, n: int = -1) -> bytes:
+            return super().read1(min(n, size))
+
+    data = b'{"a": 1}\n\n' + b"x" * 30 + b'\n{"b": 2}\n{"c": 3}'
+    batches = list(read_lines(Trickle(data), max_bytes=20))
+    lines = [line for batch in batches for line in batch]
+    assert lines == [(1, b'{"a": 1}'), (2, b""), (3, None), (4, b'{"b": 2}'), (5, b'{"c": 3}')]
+    if size == 64:  # everything arrived in one read: one batch, then the unterminated last line
+        assert [len(b) for b in batches] == [4, 1]
+
+
+def test_jsonl_usage_errors(tmp_path, tiny_model_dir, note_text, run_main, capsys):
+    source = write(tmp_path / "n.jsonl", jsonl({"id": "a", "text": note_text}))
+    for extra, message in (
+        ([str(source)], "--jsonl reads one input"),
+        (["-o", str(tmp_path / "out")], "it does not go with -o"),
+        (["--format", "conll"], "it does not go with --format conll"),
+    ):
+        with pytest.raises(SystemExit) as info:
+            run_main(tiny_model_dir, "--jsonl", str(source), *extra)
+        assert info.value.code == 2 and message in capsys.readouterr().err
+    status, out, err = run_main(tiny_model_dir, "--jsonl", str(tmp_path / "none.jsonl"))
+    assert (status, out) == (1, "") and "none.jsonl: cannot read file" in err
+    assert run_main(tmp_path / "no-model", "--jsonl", str(source))[0] == 2
+
+
+def test_subprocess_jsonl_answers_each_line_before_the_next_arrives(tiny_model_dir, note_text, fake_phi):
+    """A pipeline sends one note and waits: its result comes back, flushed, while stdin is still open."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deid_crf.tag", "--jsonl", "-", "--model", str(tiny_model_dir), "--format", "surrogate"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    try:
+        answers = []
+        for doc_id in ("uno", "dos"):
+            process.stdin.write(jsonl({"id": doc_id, "text": note_text}).encode("utf-8"))
+            process.stdin.flush()
+            answers.append(json.loads(process.stdout.readline()))
+        process.stdin.write(b"{bad\n")
+        process.stdin.close()
+        error = json.loads(process.stdout.readline())
+        assert process.wait(timeout=60) == 1
+    finally:
+        process.kill()
+    assert [a["id"] for a in answers] == ["uno", "dos"]
+    assert answers[0]["text"] and answers[0]["text"] != note_text and answers[0]["entities"]
+    assert error == {"id": None, "line": 3, "error": error["error"]} and error["error"].startswith("not valid JSON")
+    stderr = process.stderr.read().decode()
+    assert "Traceback" not in stderr and not any(phi in stderr for phi in fake_phi)

@@ -1,11 +1,13 @@
 """The numpy CRF decoder and the matrix-free linear scores it stands on: the same
-labels as CRFsuite's own tagger, the same scores as summing weights over the
-rendered attribute strings."""
+labels and marginals as CRFsuite's own tagger, the same scores as summing weights
+over the rendered attribute strings."""
 
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,10 +16,15 @@ from hypothesis import strategies as st
 
 from deid_crf.config import FeatureConfig
 from deid_crf.featurization.featurizer import Featurizer
-from deid_crf.models.crf_decode import CRFWeights, viterbi
+from deid_crf.io.brat import read_brat_dir
+from deid_crf.models.base import entity_confidences
+from deid_crf.models.crf_decode import CRFWeights, marginals, viterbi
 from deid_crf.models.crf_tagger import DeidTagger
 from deid_crf.text.document import Document
+from deid_crf.text.table import TokenTable
 from deid_crf.text.tokenizer import tokenize
+
+REPO = Path(__file__).resolve().parents[1]
 
 TEXTS = [
     "Nombre: Ana.\nApellidos: Rivera Bueno.\nNHC: 368503.\n\nLa Sra. Rivera, de 43 años, acude a urgencias.",
@@ -36,6 +43,52 @@ def brute_force(scores: np.ndarray, transitions: np.ndarray) -> float:
         total += sum(transitions[a, b] for a, b in itertools.pairwise(labels))
         best = max(best, total)
     return best
+
+
+def brute_force_marginals(scores: np.ndarray, transitions: np.ndarray) -> np.ndarray:
+    """Every label's probability at every position (every sequence enumerated)."""
+    n, k = scores.shape
+    sequences = list(itertools.product(range(k), repeat=n))
+    totals = np.array(
+        [
+            scores[np.arange(n), list(labels)].sum() + sum(transitions[a, b] for a, b in itertools.pairwise(labels))
+            for labels in sequences
+        ]
+    )
+    probabilities = np.exp(totals - totals.max())
+    probabilities /= probabilities.sum()
+    out = np.zeros((n, k))
+    for labels, p in zip(sequences, probabilities, strict=True):
+        out[np.arange(n), list(labels)] += p
+    return out
+
+
+def random_sentences(lengths: list[int], k: int, scale: float, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Random state scores and transitions (standard normal times ``scale``) and the
+    bounds of consecutive sentences of ``lengths``."""
+    rng = np.random.default_rng(seed)
+    ends = np.cumsum(lengths)
+    bounds = np.stack([ends - lengths, ends], axis=1)
+    return rng.normal(size=(sum(lengths), k)) * scale, rng.normal(size=(k, k)) * scale, bounds
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lengths=st.lists(st.integers(0, 4), min_size=1, max_size=6),
+    seed=st.integers(0, 2**16),
+    # 1000: weights thousands of nats apart, where the matrix-product sums underflow
+    # and are recomputed term by term.
+    scale=st.sampled_from([0.1, 1.0, 10.0, 1000.0]),
+)
+def test_marginals_are_the_probabilities_of_every_label(lengths, seed, scale):
+    scores, transitions, bounds = random_sentences(lengths, 3, scale, seed)
+    probabilities = marginals(scores, transitions, bounds)
+    assert probabilities.shape == scores.shape
+    for start, end in bounds.tolist():
+        if end > start:
+            expected = brute_force_marginals(scores[start:end], transitions)
+            np.testing.assert_allclose(probabilities[start:end], expected, rtol=0, atol=1e-9)
+    assert marginals(np.zeros((0, 3)), transitions, np.zeros((0, 2), dtype=np.int64)).shape == (0, 3)
 
 
 @settings(max_examples=40, deadline=None)
@@ -110,14 +163,96 @@ def test_numpy_decoder_tags_as_crfsuite_does(tiny_tagger: DeidTagger, tiny_corpu
     assert set(weights.labels) == set(tiny_tagger.model_.classes_)
 
 
-def test_crf_weights_read_every_feature(tiny_tagger: DeidTagger):
+def test_crf_weights_read_every_feature(tiny_tagger: DeidTagger, tmp_path: Path):
     crfsuite = tiny_tagger.model_.crf_.tagger_
     info = crfsuite.info()
-    weights = CRFWeights.from_tagger(crfsuite)
+    weights = CRFWeights.from_file(tiny_tagger.model_.crf_.modelfile.name)
+    assert weights.labels == list(crfsuite.labels())
     index = {label: k for k, label in enumerate(weights.labels)}
-    for (attribute, label), value in itertools.islice(info.state_features.items(), 200):
-        assert weights.state[weights.attributes[attribute], index[label]] == value
+    # CRFsuite's dump prints every weight rounded to 6 decimals; the file holds them exactly.
+    for (attribute, label), value in info.state_features.items():
+        assert abs(weights.state[weights.attributes[attribute], index[label]] - value) <= 5e-7
     for (previous, label), value in info.transitions.items():
-        assert weights.transitions[index[previous], index[label]] == value
+        assert abs(weights.transitions[index[previous], index[label]] - value) <= 5e-7
+    assert np.count_nonzero(weights.state) == len(info.state_features)
+    assert np.count_nonzero(weights.transitions) == len(info.transitions)
     assert (weights.rows(["no such attribute"]) == len(weights.attributes)).all()
     assert not weights.state[-1].any()
+    not_a_model = tmp_path / "model.crfsuite"
+    not_a_model.write_bytes(b"lCRF" + bytes(60))
+    with pytest.raises(ValueError, match=f"{not_a_model}: not a CRFsuite model file"):
+        CRFWeights.from_file(not_a_model)
+
+
+def crfsuite_marginals(tagger: DeidTagger, table: TokenTable) -> tuple[list[str], np.ndarray, list[str]]:
+    """CRFsuite's own labels and marginals (every label, in ``labels`` order) of every
+    token, from the rendered attribute strings: the reference for the numpy path."""
+    crf = tagger.model_.crf_.tagger_
+    labels = list(crf.labels())
+    tags, probabilities = [], []
+    for xseq in tagger._pipeline().featurizer.crf_items(table):
+        tags.extend(crf.tag(xseq))  # also sets xseq for the marginals
+        probabilities.extend([crf.marginal(label, i) for label in labels] for i in range(len(xseq)))
+    return tags, np.array(probabilities).reshape(-1, len(labels)), labels
+
+
+@pytest.fixture(scope="module")
+def unsure_tagger(tiny_corpus: list[Document]) -> DeidTagger:
+    """A small CRF trained here, regularized so strongly that it is unsure of many
+    tokens: marginals far from 0 and 1 make the comparison with CRFsuite's telling."""
+    return DeidTagger(c2=5.0, max_iterations=30).fit(tiny_corpus)
+
+
+@pytest.fixture(scope="module")
+def marginal_texts(tiny_corpus: list[Document], unseen_document: Document) -> list[str]:
+    return [d.text for d in tiny_corpus] + [unseen_document.text] + TEXTS
+
+
+def test_numpy_marginals_equal_crfsuites(unsure_tagger: DeidTagger, marginal_texts: list[str]):
+    pipeline = unsure_tagger._pipeline()
+    table = pipeline.tokenizer(marginal_texts)
+    tags, expected, crf_labels = crfsuite_marginals(unsure_tagger, table)
+    assert ((expected > 0.05) & (expected < 0.95)).any(axis=1).mean() > 0.3
+    weights = unsure_tagger.model_.weights()
+    scores = weights.scores(pipeline.featurizer, replace(table))
+    got = marginals(scores, weights.transitions, table.sent_bounds)
+    got = got[:, [weights.labels.index(label) for label in crf_labels]]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
+    labels, confidence = weights.tag_with_confidence(pipeline.featurizer, replace(table))
+    assert labels.tolist() == tags
+    chosen = expected[np.arange(len(tags)), [crf_labels.index(t) for t in tags]]
+    np.testing.assert_allclose(confidence, chosen, rtol=0, atol=1e-6)
+
+
+def test_entity_confidences_are_crfsuites(unsure_tagger: DeidTagger, marginal_texts: list[str]):
+    table = unsure_tagger.tokenizer()(marginal_texts)
+    tags, expected, crf_labels = crfsuite_marginals(unsure_tagger, table)
+    confidence = expected[np.arange(len(tags)), [crf_labels.index(t) for t in tags]]
+    reference = entity_confidences(table, np.array(tags, dtype=object), confidence)
+    scored = unsure_tagger.tag_texts_with_confidence(marginal_texts, n_jobs=1)
+    assert [[e for e, _ in doc] for doc in scored] == [[e for e, _ in doc] for doc in reference]
+    assert sum(map(len, scored)) >= 20
+    np.testing.assert_allclose(
+        [c for doc in scored for _, c in doc], [c for doc in reference for _, c in doc], rtol=0, atol=1e-6
+    )
+
+
+@pytest.mark.slow
+def test_full_model_on_dev_labels_and_marginals_equal_crfsuites(data_dir: Path):
+    """The trained default model (skipped where there is none, e.g. in CI) on MEDDOCAN
+    dev: no token labelled differently from CRFsuite, every marginal within 1e-6."""
+    model_dir = Path(os.environ.get("DEID_CRF_MODEL_DIR", REPO / "models" / "crf"))
+    if not (model_dir / "config.json").is_file():
+        pytest.skip(f"no trained model in {model_dir}")
+    tagger = DeidTagger.load(model_dir)
+    texts = [d.text for d in read_brat_dir(data_dir / "meddocan" / "dev")]
+    pipeline = tagger._pipeline()
+    table = pipeline.tokenizer(texts)
+    tags, expected, crf_labels = crfsuite_marginals(tagger, table)
+    weights = tagger.model_.weights()
+    scores = weights.scores(pipeline.featurizer, replace(table))
+    got = marginals(scores, weights.transitions, table.sent_bounds)
+    got = got[:, [weights.labels.index(label) for label in crf_labels]]
+    labels, _ = weights.tag_with_confidence(pipeline.featurizer, replace(table))
+    assert sum(a != b for a, b in zip(labels.tolist(), tags, strict=True)) == 0
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)

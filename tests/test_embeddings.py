@@ -105,6 +105,11 @@ def test_svm_appends_unit_fasttext_vectors_as_dense_columns(tiny_embeddings: Pat
     norms = np.linalg.norm(dense, axis=1)
     # Unit length, or zero for a short OOV token with no character n-gram ("en", ".").
     assert np.allclose(norms[norms > 0], 1.0, rtol=1e-5) and norms[table.tokens.tolist().index("Hospital")] > 0
+    # Tagging gathers weight rows for the hashed columns and multiplies the dense ones.
+    expected = (matrix @ model.coef_.T).toarray() + model.intercept_
+    np.testing.assert_allclose(
+        model._scores(model._pipeline(), tokenize(["Ingresa en el Hospital zzz."])), expected, atol=1e-5
+    )
     # The model carries its own copy of the vectors, found again after loading.
     directory = model.save(tmp_path / "svm")
     assert (directory / "embeddings_model" / VECTORS_FILE).is_file()

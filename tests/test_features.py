@@ -13,9 +13,12 @@ from deid_crf.features import lexical
 from deid_crf.features.encoding import factorize
 from deid_crf.features.registry import GROUPS, KINDS, get_group
 from deid_crf.features.window import AFTER_SENTENCE, BEFORE_SENTENCE, shifted_index
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deid_crf.config import FeatureConfig, TokenizerConfig
 from deid_crf.featurization.featurizer import Featurizer
+from deid_crf.featurization.hashing import hash_strings, murmurhash3_32
 from deid_crf.text.tokenizer import tokenize
 
 REPO = Path(__file__).resolve().parents[1]
@@ -273,3 +276,17 @@ def test_document_label_carries_header_labels_to_running_text():
     assert got[table.doc_bounds[1][0] :] == [("Ve", "-"), ("a", "-"), ("Ana", "-"), (".", "-")]  # other document
     empty = tokenize([""])
     assert document_label(empty.tokens, empty.doc, empty.line)["doclabel"][0].tolist() == []
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.text(max_size=40), max_size=60))
+def test_hashing_is_scikit_learns_murmurhash3(strings):
+    """The numpy MurmurHash3 gives the columns scikit-learn's did: saved SVM and POS
+    weights keep their meaning."""
+    from sklearn.utils import murmurhash3_32 as reference
+
+    strings += ["", "a", "ab", "abc", "abcd", "w=año", "-1:w=</s>", "\U0001f600"]
+    expected = [reference(s, positive=True) for s in strings]
+    assert murmurhash3_32(strings).tolist() == expected
+    assert hash_strings(strings, 2**20).tolist() == [h % 2**20 for h in expected]
+    assert hash_strings(strings, 2**20).tolist() == [h % 2**20 for h in expected]  # from the cache

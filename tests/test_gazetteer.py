@@ -15,7 +15,15 @@ from deid_crf.features.gazetteer import Gazetteer, extract, normalize, split_ent
 from deid_crf.gazetteers import build as gbuild
 from deid_crf.gazetteers.annotations import annotation_lists, cross_fitted_lists
 
-from deid_crf.resources.gazetteer import GazetteerFeatures, build_gazetteer, clear_cache, get_gazetteer, read_list
+from deid_crf.resources.gazetteer import (
+    COMPILED,
+    GazetteerFeatures,
+    build_gazetteer,
+    clear_cache,
+    get_gazetteer,
+    read_list,
+    save_compiled,
+)
 from deid_crf.text.document import Document, Entity
 from deid_crf.text.tokenizer import tokenize
 
@@ -256,6 +264,30 @@ def test_load_selects_lists_merges_columns_and_warns_on_missing(tmp_path):
     with pytest.warns(UserWarning, match="islands"):
         g = build_gazetteer(out)
     assert g.meta["missing"] == ["islands"]
+
+
+def test_compiled_gazetteer_is_the_built_one_until_a_list_changes(tmp_path):
+    out = tmp_path / "lists"
+    gbuild.build(write_fake_sources(tmp_path), out, use_faker=False, log=lambda m: None)
+    built = build_gazetteer(out)
+    save_compiled(out)
+    loaded = build_gazetteer(out)
+    assert isinstance(loaded.edge_keys, np.memmap)  # read from the compiled arrays, not rebuilt
+    for name in ("columns", "bands", "vocab", "max_len", "meta"):
+        assert getattr(loaded, name) == getattr(built, name), name
+    for name in ("edge_keys", "edge_child", "node_mask"):
+        assert getattr(loaded, name).tolist() == getattr(built, name).tolist(), name
+    assert {c: b.tolist() for c, b in loaded.node_band.items()} == {c: b.tolist() for c, b in built.node_band.items()}
+    text = "Zebulonio García, Calle Requejo, Hospital Clínic (Alcoi) y María Carmen Cuéllar"
+    assert features(text, loaded) == features(text, built)
+    # Other lists or columns than the compiled ones, or a changed list: compiled anew.
+    assert not isinstance(build_gazetteer(out, lists=["countries"]).edge_keys, np.memmap)
+    with (out / "countries.txt").open("a", encoding="utf-8") as f:
+        f.write("Zorrotzaurre\n")
+    changed = build_gazetteer(out)
+    assert not isinstance(changed.edge_keys, np.memmap) and changed.meta["fingerprint"] != built.meta["fingerprint"]
+    assert features("Zorrotzaurre", changed)[1]["gaz_country"] == ["B"]
+    assert sorted(p.name for p in (out / COMPILED).iterdir())[:2] == ["edge_child.npy", "edge_keys.npy"]
 
 
 def test_cached_loading_and_lazy_picklable_extractor(tmp_path):

@@ -3,6 +3,7 @@ and use through the generic loader and the tag CLI."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.models import DeidTagger, ModelNotFoundError, load_model
 from deid_crf.models.svm import WindowSVMTagger
 from deid_crf.tag import main as tag_main
+from deid_crf.text import bio
 from deid_crf.text.document import Document, Entity
 from deid_crf.text.tokenizer import tokenize
 
@@ -47,6 +49,27 @@ def test_fit_predict(svm: WindowSVMTagger, unseen_document: Document):
     assert all(0.0 < c <= 1.0 for _, c in scored)
     assert 0.0 <= svm.score([unseen_document]) <= 1.0
     assert svm.tag_texts([]) == [] and svm.tag_texts([""]) == [[]]
+
+
+@pytest.mark.parametrize("n_features", [2**8, 2**16])
+def test_scores_gather_weight_rows_as_the_sparse_product_would(
+    n_features: int, tiny_corpus: list[Document], unseen_document: Document
+):
+    """Tagging sums weight rows instead of multiplying the hashed matrix: the same
+    scores, hence the same labels and entities (2**8 columns: many collisions)."""
+    model = WindowSVMTagger(n_features=n_features).fit(tiny_corpus)
+    texts = [d.text for d in tiny_corpus] + [unseen_document.text, "Nombre: Ana Zubiri.\nNHC: 99.", ""]
+    pipeline = model._pipeline()
+    table = pipeline.tokenizer(texts)
+    matrix = model._matrix(pipeline, table).astype(np.float64)
+    expected = (matrix @ model.coef_.T.astype(np.float64)).toarray() + model.intercept_
+    scores = model._scores(pipeline, replace(table))
+    np.testing.assert_allclose(scores, expected, rtol=1e-5, atol=1e-5)
+    assert (scores.argmax(axis=1) == expected.argmax(axis=1)).all()
+    labels = bio.best_valid_labels(expected, model.classes_, table)
+    assert bio.best_valid_labels(scores, model.classes_, table).tolist() == labels.tolist()
+    assert model.tag_texts(texts) == bio.decode(table, labels)
+    assert any(model.tag_texts(texts))
 
 
 def test_save_load_is_pickle_free_and_identical(svm: WindowSVMTagger, unseen_document: Document, tmp_path: Path):

@@ -266,16 +266,29 @@ class SettingsMismatch(Exception):
     """The output directory holds outputs of a run with other (or unknown) settings."""
 
 
+# model_digest's results in this process: (directory, every file's name, size and
+# modification time) → digest, so that the process that starts a run and then loads the
+# model reads the model's files once, not twice.
+_DIGESTS: dict[tuple, str] = {}
+
+
 def model_digest(model_dir: str | os.PathLike) -> str:
     """SHA-256 of a saved model directory: every file's relative name, size and bytes."""
     root = Path(model_dir)
+    files = sorted(p for p in root.rglob("*") if p.is_file() and not _hidden(p.relative_to(root)))
+    stats = [(path, path.stat()) for path in files]
+    key = (str(root.resolve()), *((str(p), s.st_size, s.st_mtime_ns) for p, s in stats))
+    if key in _DIGESTS:
+        return _DIGESTS[key]
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and not _hidden(p.relative_to(root))):
-        digest.update(f"{path.relative_to(root).as_posix()}\0{path.stat().st_size}\0".encode())
+    for path, stat in stats:
+        digest.update(f"{path.relative_to(root).as_posix()}\0{stat.st_size}\0".encode())
         with open(path, "rb") as f:
             for block in iter(lambda f=f: f.read(1 << 20), b""):
                 digest.update(block)
-    return digest.hexdigest()
+    _DIGESTS.clear()
+    _DIGESTS[key] = digest.hexdigest()
+    return _DIGESTS[key]
 
 
 def run_fingerprint(settings: Settings, seeded: bool = True) -> dict[str, Any]:
@@ -752,9 +765,6 @@ class BatchRun:
         self._bar: Any = None
 
     def __enter__(self) -> BatchRun:
-        from tqdm.auto import tqdm
-        from tqdm.contrib.logging import logging_redirect_tqdm
-
         started = time.perf_counter()
         since_ns = 0
         if self.output_dir is not None:
@@ -777,11 +787,13 @@ class BatchRun:
             skipped = self.summary.counts[SKIPPED] = len(self.items) - len(self.todo)
             if skipped:
                 log.info(f"skipping {skipped} document(s) whose outputs are up to date (--overwrite to redo)")
-            self._bar = tqdm(
-                total=len(self.todo), unit="doc", desc="de-identifying", disable=not self.progress, file=sys.stderr
-            )
-            stack.callback(self._bar.close)
-            stack.enter_context(logging_redirect_tqdm(loggers=[log]))
+            if self.progress:  # tqdm is imported only to draw a bar
+                from tqdm.auto import tqdm
+                from tqdm.contrib.logging import logging_redirect_tqdm
+
+                self._bar = tqdm(total=len(self.todo), unit="doc", desc="de-identifying", file=sys.stderr)
+                stack.callback(self._bar.close)
+                stack.enter_context(logging_redirect_tqdm(loggers=[log]))
         except BaseException:
             stack.close()
             raise

@@ -4,6 +4,7 @@ original text, or the masked / surrogate text itself."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from deid_crf.deid.deidentifier import ANNOTATE, MASKED, SURROGATE, Result
 from deid_crf.io.brat import format_ann
@@ -26,9 +27,9 @@ def to_brat(doc: Document) -> str:
     return format_ann(doc.entities, doc.text)
 
 
-def to_json(result: Result) -> str:
-    """``{"doc_id", "entities": [{type, start, end, text, confidence, source}]}``."""
-    entities = [
+def json_entities(result: Result) -> list[dict[str, Any]]:
+    """The spans of an ``annotate`` result: ``[{type, start, end, text, confidence, source}]``."""
+    return [
         {
             "type": s.type,
             "start": s.start,
@@ -39,7 +40,12 @@ def to_json(result: Result) -> str:
         }
         for s in result.spans
     ]
-    return json.dumps({"doc_id": result.doc_id, "entities": entities}, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_json(result: Result) -> str:
+    """``{"doc_id", "entities": [{type, start, end, text, confidence, source}]}``."""
+    document = {"doc_id": result.doc_id, "entities": json_entities(result)}
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
 def to_conll(doc: Document, tokenizer: Tokenizer) -> str:

@@ -38,12 +38,14 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-
-from faker import Faker
+from typing import TYPE_CHECKING
 
 from deid_crf.deid.recognizers.national_ids import dni_letter, nass_is_valid
 from deid_crf.gazetteers import spanish
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, KINSHIP, MONTHS, PARTICLES, TITLE_WORDS, WEEKDAYS
+
+if TYPE_CHECKING:
+    from faker import Faker  # imported where surrogates are made: annotating and masking need none
 
 MAX_SHIFT_DAYS = 365
 AGE_CAP = 90
@@ -150,6 +152,8 @@ class Vocabulary:
     @functools.cache
     def default(cls) -> Vocabulary:
         """Faker ``es_ES`` lists, extended with the project's gazetteers when built."""
+        from faker import Faker
+
         fake = Faker("es_ES")
         person = fake.provider("faker.providers.person")
         address = fake.provider("faker.providers.address")
@@ -418,7 +422,11 @@ class DocumentSurrogates:
         keep: Iterable[str] = DEFAULT_KEEP,
         placeholder: Callable[[str, str], str] = lambda type_, text: f"[{type_}]",
     ):
-        self.faker = faker or Faker("es_ES")
+        if faker is None:
+            from faker import Faker
+
+            faker = Faker("es_ES")
+        self.faker = faker
         self.faker.seed_instance(seed)
         self.rng: random.Random = self.faker.random
         self.vocabulary = vocabulary or Vocabulary.default()

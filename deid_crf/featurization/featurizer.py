@@ -13,17 +13,19 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-from scipy import sparse
 
 from deid_crf.config import FeatureConfig
 from deid_crf.features.encoding import Coded, factorize
-from deid_crf.features.hashing import hash_strings
 from deid_crf.features.registry import PER_TYPE_KINDS, get_group
 from deid_crf.features.window import AFTER_SENTENCE, shifted_index
+from deid_crf.featurization.hashing import hash_strings
 from deid_crf.text.table import TokenTable
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 CRFItems = list[list[list[str]]]  # sentences → tokens → attribute strings
 
@@ -213,7 +215,9 @@ class Featurizer:
     def hashed_matrix(self, table: TokenTable, n_features: int) -> sparse.csr_matrix:
         """The same attributes as :meth:`crf_items`, one-hot encoded into
         ``n_features`` hashed columns: a CSR matrix built straight from integer
-        arrays."""
+        arrays (for training; tagging sums weight rows instead, :meth:`linear_scores`)."""
+        from scipy import sparse
+
         ids, keep = [], []
         for lookup, codes, absent in self._attribute_columns(table):
             ids.append(hash_strings(lookup.tolist(), n_features)[codes])

@@ -1,7 +1,8 @@
 """What every tagger shares: the scikit-learn API over documents, chunked parallel
 tagging, entity confidences, and saving/loading through :mod:`deid_crf.io.persistence`.
 
-A tagger is a scikit-learn estimator whose samples are
+A tagger is a scikit-learn estimator (:class:`~deid_crf.estimator.Estimator`: the
+conventions, without importing scikit-learn) whose samples are
 :class:`~deid_crf.text.document.Document` objects: ``fit(docs)`` learns from their
 gold entities, ``predict(docs)`` returns entity lists and ``score(docs)`` the MEDDOCAN
 subtask-1 F1, so it works in ``GridSearchCV`` and ``cross_validate``. A subclass
@@ -18,11 +19,10 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
 
 from deid_crf import resources
 from deid_crf.config import FeatureConfig, TaggerConfig, TokenizerConfig
+from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.io.persistence import ModelFormat, invalid_config, read_model_dir, write_model_dir
 from deid_crf.parallel import map_chunks
 from deid_crf.scoring.meddocan import score_documents
@@ -106,7 +106,7 @@ class _ChunkTagger:
         return bio.decode(table, self.tagger._labels(self.pipeline, table))
 
 
-class TaggerBase(BaseEstimator, ABC):
+class TaggerBase(Estimator, ABC):
     """Base of the taggers: everything but the model.
 
     Subclasses declare ``model_format`` and implement :meth:`fit_featurized`,

@@ -1,4 +1,9 @@
-"""Linear-chain CRF over CRFsuite attribute strings, as a scikit-learn estimator."""
+"""Linear-chain CRF over CRFsuite attribute strings, as a scikit-learn estimator.
+
+sklearn-crfsuite (which imports scikit-learn) trains the model; a loaded model opens
+it only when asked to tag attribute strings, since the numpy decoder reads the model
+file itself (:class:`~deid_crf.models.crf_decode.CRFWeights`).
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,17 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from numbers import Real
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pycrfsuite
-import sklearn_crfsuite
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
-from tqdm.auto import tqdm
 
 from deid_crf.config import CRFConfig, documents, from_params
+from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.models.crf_decode import CRFWeights
+
+if TYPE_CHECKING:
+    import sklearn_crfsuite
+    from tqdm import tqdm
 
 MODEL_FILE = "model.crfsuite"
 
@@ -35,7 +42,7 @@ class _ProgressTrainer(pycrfsuite.Trainer):
 
 
 @documents(CRFConfig)
-class CRFModel(BaseEstimator):
+class CRFModel(Estimator):
     """Sequence labeller: ``fit(X, y)`` on lists of sentences, where a sentence is a
     list of tokens and a token a list of attribute strings; ``predict(X)`` returns
     label lists. Trained with CRFsuite's L-BFGS through sklearn-crfsuite.
@@ -49,7 +56,8 @@ class CRFModel(BaseEstimator):
     Attributes
     ----------
     crf_ : sklearn_crfsuite.CRF
-        The trained CRF (its model file is CRFsuite's own format).
+        The trained CRF (its model file is CRFsuite's own format); for a loaded model,
+        opened on first use.
     classes_ : list of str
         The labels the CRF can predict.
     """
@@ -82,6 +90,9 @@ class CRFModel(BaseEstimator):
         self._check_params()
         if len(X) != len(y):
             raise ValueError(f"{len(X)} sequences but {len(y)} label sequences")
+        import sklearn_crfsuite
+        from tqdm.auto import tqdm
+
         # CRFConfig's fields are named as sklearn-crfsuite's options.
         options = asdict(from_params(CRFConfig, self.get_params(deep=False)))
         crf = sklearn_crfsuite.CRF(algorithm="lbfgs", **options, trainer_cls=_ProgressTrainer)
@@ -100,8 +111,23 @@ class CRFModel(BaseEstimator):
             _ProgressTrainer.progress = None
         self.crf_ = crf
         self.classes_ = list(crf.classes_)
+        self._path = None
         self._weights = None
         return self
+
+    def __getattr__(self, name: str) -> sklearn_crfsuite.CRF:
+        # A loaded model has no ``crf_`` until something asks for it (tagging does not).
+        path = self.__dict__.get("_path")
+        if name != "crf_" or path is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        import sklearn_crfsuite
+
+        self.crf_ = sklearn_crfsuite.CRF(model_filename=path)
+        return self.crf_
+
+    def _model_file(self) -> str:
+        """CRFsuite's model file: the one loaded, or the one training wrote."""
+        return self._path if self._path is not None else self.crf_.modelfile.name
 
     def predict(self, X: Sequence) -> list[list[str]]:
         """The label sequence of each sentence of ``X``."""
@@ -115,7 +141,7 @@ class CRFModel(BaseEstimator):
         the model instead of each reading them again)."""
         check_is_fitted(self)
         if getattr(self, "_weights", None) is None:
-            self._weights = CRFWeights.from_tagger(self.crf_.tagger_)
+            self._weights = CRFWeights.from_file(self._model_file())
         return self._weights
 
     def predict_marginals(self, X: Sequence) -> list[list[dict[str, float]]]:
@@ -126,16 +152,17 @@ class CRFModel(BaseEstimator):
     def save(self, directory: str | Path) -> None:
         """Copy CRFsuite's own model file into ``directory``."""
         check_is_fitted(self)
-        shutil.copyfile(self.crf_.modelfile.name, Path(directory) / MODEL_FILE)
+        shutil.copyfile(self._model_file(), Path(directory) / MODEL_FILE)
 
     @classmethod
     def load(cls, directory: str | Path, **params) -> CRFModel:
-        """Open a CRFsuite model file saved by :meth:`save` (no pickle involved)."""
+        """Read a CRFsuite model file saved by :meth:`save` (no pickle involved);
+        ``ValueError`` naming it if it is not one."""
         path = Path(directory) / MODEL_FILE
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no CRF model file")
         model = cls(**params)
-        model.crf_ = sklearn_crfsuite.CRF(model_filename=str(path))
-        model.classes_ = list(model.crf_.classes_)
-        model._weights = None
+        model._path = str(path)
+        model._weights = CRFWeights.from_file(path)
+        model.classes_ = list(model._weights.labels)
         return model

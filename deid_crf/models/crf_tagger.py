@@ -27,8 +27,8 @@ class DeidTagger(TaggerBase):
     A scikit-learn estimator over :class:`~deid_crf.text.document.Document` objects
     (:class:`~deid_crf.models.base.TaggerBase`). Tagging uses the numpy decoder of
     :mod:`deid_crf.models.crf_decode` (the same labels as CRFsuite); an entity's
-    confidence is the CRF marginal probability of its predicted labels, averaged over
-    its tokens.
+    confidence is the CRF marginal probability of its predicted labels (numpy
+    forward–backward, equal to CRFsuite's), averaged over its tokens.
 
     Parameters
     ----------
@@ -119,15 +119,9 @@ class DeidTagger(TaggerBase):
         return self.model_.weights().tag(pipeline.featurizer, table)
 
     def _labels_with_confidence(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
-        """CRFsuite's labels and the marginal probability of each."""
-        crf = self.model_.crf_.tagger_
-        labels: list[str] = []
-        marginals: list[float] = []
-        for xseq in pipeline.featurizer.crf_items(table):
-            sequence = crf.tag(xseq)  # also sets xseq for the marginals below
-            labels.extend(sequence)
-            marginals.extend(crf.marginal(label, i) for i, label in enumerate(sequence))
-        return np.array(labels, dtype=object), np.array(marginals, dtype=np.float64)
+        """The labels of :meth:`_labels` and the marginal probability of each, by
+        forward–backward in numpy (CRFsuite's marginals, tests/test_crf_decode.py)."""
+        return self.model_.weights().tag_with_confidence(pipeline.featurizer, table)
 
     # -- persistence ---------------------------------------------------------------
     def _write_model(self, directory: Path, config: TaggerConfig) -> dict[str, Any]:

@@ -2,9 +2,11 @@
 BIO-repaired into spans (Cotik et al. 2019).
 
 It uses the CRF's feature extractors, one-hot hashed into a sparse matrix built straight
-from integer arrays (``Featurizer.hashed_matrix``: no per-token dicts, no
-``DictVectorizer``). A saved model is ``config.json`` plus the non-zero weights in
-``weights.npz`` (loaded with ``allow_pickle=False``).
+from integer arrays for training (``Featurizer.hashed_matrix``: no per-token dicts, no
+``DictVectorizer``); tagging sums the weight rows of those hashed columns instead
+(``Featurizer.linear_scores``), without building the matrix. A saved model is
+``config.json`` plus the non-zero weights in ``weights.npz`` (loaded with
+``allow_pickle=False``).
 """
 
 from __future__ import annotations
@@ -18,10 +20,6 @@ from typing import Any, Self
 
 import numpy as np
 from scipy import sparse
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression, SGDClassifier
-from sklearn.svm import LinearSVC
-from sklearn.utils.validation import check_is_fitted
 
 from deid_crf import resources
 from deid_crf.config import (
@@ -33,6 +31,8 @@ from deid_crf.config import (
     from_params,
     svm_feature_config,
 )
+from deid_crf.estimator import check_is_fitted
+from deid_crf.featurization.hashing import hash_strings
 from deid_crf.io.persistence import ModelFormat, load_arrays, save_arrays
 from deid_crf.models.base import Pipeline, TaggerBase, check_documents, entity_types
 from deid_crf.scoring.meddocan import score_documents
@@ -122,6 +122,9 @@ class WindowSVMTagger(TaggerBase):
             raise ValueError(f"decoder must be one of {DECODERS}, not {self.decoder!r}")
 
     def _classifier(self, n_samples: int):
+        from sklearn.linear_model import LogisticRegression, SGDClassifier
+        from sklearn.svm import LinearSVC
+
         if self.classifier == "linear_svc":
             return LinearSVC(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter, random_state=0)
         if self.classifier == "sgd":
@@ -154,6 +157,8 @@ class WindowSVMTagger(TaggerBase):
 
     def fit_featurized(self, matrix: sparse.csr_matrix, labels: np.ndarray) -> Self:
         """Train on the output of :meth:`featurize` (e.g. from a cache)."""
+        from sklearn.exceptions import ConvergenceWarning
+
         self._check_params()
         model = self._classifier(matrix.shape[0])
         started = time.perf_counter()
@@ -171,9 +176,26 @@ class WindowSVMTagger(TaggerBase):
         return self
 
     # -- tagging -------------------------------------------------------------------
+    def _weight_rows(self) -> _WeightRows:
+        """The weights as gathered by :meth:`_scores` (built once per ``coef_``)."""
+        cached = getattr(self, "_rows", None)
+        if cached is None or cached.coef is not self.coef_:
+            cached = self._rows = _WeightRows(self.coef_, self.n_features)
+        return cached
+
+    def _prepare_tagging(self) -> None:
+        self._weight_rows()  # built once here, not in every worker
+
     def _scores(self, pipeline: Pipeline, table: TokenTable) -> np.ndarray:
-        """The decision score of every label for every token."""
-        return np.asarray((self._matrix(pipeline, table) @ self.coef_.T).todense()) + self.intercept_
+        """The decision score of every label for every token: the sum of the weight rows
+        of its hashed features (``Featurizer.linear_scores``, no sparse matrix), plus the
+        dense embedding columns and the bias."""
+        rows = self._weight_rows()
+        scores = pipeline.featurizer.linear_scores(table, rows.weights, rows.rows_of)
+        features = pipeline.featurizer.config
+        if features.embedding_vectors:
+            scores += resources.embedding_vectors(features, table) @ rows.dense.T
+        return scores + self.intercept_
 
     def _labels_with_confidence(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
         """The decoded label of every token and its softmax probability over the scores."""
@@ -222,6 +244,29 @@ class WindowSVMTagger(TaggerBase):
             (weights["data"], weights["indices"], weights["indptr"]), shape=tuple(weights["shape"])
         )
         self.intercept_ = weights["intercept"]
+
+
+class _WeightRows:
+    """The hashed columns of ``coef`` that have a weight as rows (a label's weight in
+    each, float32 as ``coef``), and the dense columns after the hashed ones."""
+
+    def __init__(self, coef: sparse.csr_matrix, n_features: int):
+        self.coef = coef
+        self.n_features = n_features
+        hashed = coef[:, :n_features].tocsc()
+        weighted = np.flatnonzero(np.diff(hashed.indptr))
+        # Sorted, ending with a column no string hashes to: the row of the columns
+        # without weights, which stays zero.
+        self.columns = np.append(weighted, n_features)
+        self.weights = np.zeros((len(self.columns), coef.shape[0]), dtype=coef.dtype)
+        self.weights[: len(weighted)] = hashed[:, weighted].T.toarray()
+        self.dense = coef[:, n_features:].toarray()
+
+    def rows_of(self, strings: list[str]) -> np.ndarray:
+        """The row of :attr:`weights` of each attribute string's hashed column."""
+        columns = hash_strings(strings, self.n_features)
+        position = np.searchsorted(self.columns, columns)
+        return np.where(self.columns[position] == columns, position, len(self.columns) - 1)
 
 
 def decoding_report(model: WindowSVMTagger, docs: Sequence[Document]) -> dict[str, int | float]:

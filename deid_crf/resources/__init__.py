@@ -194,6 +194,10 @@ def bundle(config: FeatureConfig, directory: Path) -> FeatureConfig:
             shutil.copytree(source, target)
         else:
             shutil.copyfile(source, target)
+        if field == "gazetteer_dir":  # compiled once here, not at every load
+            from deid_crf.resources.gazetteer import save_compiled
+
+            save_compiled(target)
         changes[field] = field
     return replace(config, **changes)
 

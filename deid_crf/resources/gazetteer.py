@@ -3,7 +3,10 @@ once per process and only when first asked for (never at import time).
 
 Lists are read as ``SOURCES.json`` declares them; lists of the same ``column`` (for
 example INE, MEDDOCAN-gazetteer and Faker first names, all ``first_name``) are merged
-into one feature column. Bind the features to a feature configuration with
+into one feature column. Compiling them takes a good part of a second, so a saved model
+also holds its gazetteer compiled (:func:`save_compiled`: the trie's arrays as ``.npy``
+files, memory-mapped when loaded, and its vocabulary), used whenever the lists it was
+compiled from are unchanged. Bind the features to a feature configuration with
 :class:`GazetteerFeatures`, a small picklable callable that loads the gazetteer
 lazily in whichever process calls it::
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import shutil
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -30,6 +34,9 @@ from deid_crf.features.gazetteer import Gazetteer, extract
 # The lists ship inside the ``deid_crf.gazetteers`` package (the top-level gazetteers/ folder).
 DEFAULT_DIR = Path(_lists_package.__file__).resolve().parent / "lists"
 MANIFEST = "SOURCES.json"
+# Folder of a list directory holding its default gazetteer compiled (save_compiled).
+COMPILED = "compiled"
+_COMPILED_ARRAYS = ("edge_keys", "edge_child", "node_mask")
 
 Columns = Mapping[str, Sequence[str]]  # column → list names
 
@@ -76,6 +83,30 @@ def default_columns(manifest: Mapping[str, Any], lists: Iterable[str] | None = N
     return {c: tuple(names) for c, names in columns.items()}
 
 
+def _fingerprint(directory: Path, manifest: Mapping[str, Any], columns: Columns) -> tuple[dict[str, Any], list]:
+    """What compiling ``columns`` reads: ``meta`` (the lists used per column, those
+    missing, a SHA-256 over column and list names and the files' bytes) and the paths
+    of the lists present, per column."""
+    used: dict[str, list[str]] = {}
+    missing: list[str] = []
+    paths: list[tuple[str, list[Path]]] = []
+    digest = hashlib.sha256()
+    for column, names in columns.items():
+        present = []
+        for name in names:
+            path = directory / manifest["lists"][name]["file"]
+            if not path.is_file():
+                missing.append(name)
+                continue
+            digest.update(f"{column}\0{name}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            present.append(path)
+            used.setdefault(column, []).append(name)
+        paths.append((column, present))
+    meta = {"directory": str(directory), "columns": used, "missing": missing, "fingerprint": digest.hexdigest()}
+    return meta, paths
+
+
 def build_gazetteer(
     directory: str | Path | None = None,
     lists: Iterable[str] | None = None,
@@ -84,30 +115,28 @@ def build_gazetteer(
     """Read and compile lists (uncached). ``columns`` maps output columns to list
     names; by default every list (or every one of ``lists``) goes to the column the
     manifest gives it. Lists whose file is absent (not built yet) are skipped with a
-    warning; ``meta`` records what was used and a fingerprint of it."""
+    warning; ``meta`` records what was used and a fingerprint of it. The default
+    gazetteer of a directory that holds it compiled from the same lists is read from
+    there (:func:`save_compiled`)."""
     directory = Path(directory or DEFAULT_DIR)
     manifest = read_manifest(directory)
     if columns is None:
         columns = default_columns(manifest, lists)
     else:
         default_columns(manifest, [name for names in columns.values() for name in names])
+    meta, paths = _fingerprint(directory, manifest, columns)
+    missing = meta["missing"]
+    if missing:
+        warnings.warn(
+            f"{directory}: gazetteer lists not built, skipped: {', '.join(missing)}; run `make gazetteers`",
+            stacklevel=2,
+        )
+    compiled = _load_compiled(directory, meta)
+    if compiled is not None:
+        return compiled
     merged: dict[str, list[str] | dict[str, str | None]] = {}
-    used: dict[str, list[str]] = {}
-    missing: list[str] = []
-    digest = hashlib.sha256()
-    for column, names in columns.items():
-        loaded = []
-        for name in names:
-            info = manifest["lists"][name]
-            path = directory / info["file"]
-            if not path.is_file():
-                missing.append(name)
-                continue
-            data = path.read_bytes()
-            digest.update(f"{column}\0{name}\0".encode())
-            digest.update(hashlib.sha256(data).digest())
-            loaded.append(read_list(path))
-            used.setdefault(column, []).append(name)
+    for column, present in paths:
+        loaded = [read_list(path) for path in present]
         if not loaded:
             continue
         if any(isinstance(entries, dict) for entries in loaded):
@@ -120,13 +149,67 @@ def build_gazetteer(
             merged[column] = bands
         else:
             merged[column] = [entry for entries in loaded for entry in entries]
-    if missing:
-        warnings.warn(
-            f"{directory}: gazetteer lists not built, skipped: {', '.join(missing)}; run `make gazetteers`",
-            stacklevel=2,
-        )
-    meta = {"directory": str(directory), "columns": used, "missing": missing, "fingerprint": digest.hexdigest()}
     return Gazetteer.build(merged, meta=meta)
+
+
+def save_compiled(directory: str | Path) -> None:
+    """Compile the default gazetteer of ``directory`` (every list, in its manifest
+    column) and write it into ``directory/compiled``: the trie's arrays as ``.npy``
+    files, its vocabulary (one normalised token per line, by id) and ``gazetteer.json``
+    (columns, bands, the fingerprint of the lists)."""
+    directory = Path(directory)
+    gazetteer = build_gazetteer(directory)
+    target = directory / COMPILED
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir()
+    for name in _COMPILED_ARRAYS:
+        np.save(target / f"{name}.npy", getattr(gazetteer, name), allow_pickle=False)
+    for i, column in enumerate(gazetteer.columns):
+        if column in gazetteer.node_band:
+            np.save(target / f"node_band_{i}.npy", gazetteer.node_band[column], allow_pickle=False)
+    vocab = sorted(gazetteer.vocab, key=gazetteer.vocab.__getitem__)
+    if any("\n" in token for token in vocab):
+        raise ValueError(f"{directory}: a gazetteer token holds a line break")
+    (target / "vocab.txt").write_text("\n".join(vocab), encoding="utf-8")
+    description = {
+        "columns": list(gazetteer.columns),
+        "bands": {column: list(bands) for column, bands in gazetteer.bands.items()},
+        "max_len": gazetteer.max_len,
+        "meta": {key: value for key, value in gazetteer.meta.items() if key != "directory"},
+    }
+    (target / "gazetteer.json").write_text(json.dumps(description, indent=1) + "\n", encoding="utf-8")
+
+
+def _load_compiled(directory: Path, meta: Mapping[str, Any]) -> Gazetteer | None:
+    """The gazetteer compiled in ``directory`` if it was compiled from the lists that
+    ``meta`` describes (same lists, columns and bytes), else None."""
+    target = directory / COMPILED
+    try:
+        description = json.loads((target / "gazetteer.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    expected = {key: value for key, value in meta.items() if key != "directory"}
+    if description["meta"] != expected:
+        return None
+    arrays = {name: np.load(target / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _COMPILED_ARRAYS}
+    columns = tuple(description["columns"])
+    node_band = {
+        column: np.load(target / f"node_band_{i}.npy", mmap_mode="r", allow_pickle=False)
+        for i, column in enumerate(columns)
+        if column in description["bands"]
+    }
+    tokens = (target / "vocab.txt").read_text(encoding="utf-8")
+    vocab = {token: i for i, token in enumerate(tokens.split("\n"))} if tokens else {}
+    return Gazetteer(
+        columns=columns,
+        bands={column: tuple(bands) for column, bands in description["bands"].items()},
+        vocab=vocab,
+        node_band=node_band,
+        max_len=int(description["max_len"]),
+        meta={**meta},
+        **arrays,
+    )
 
 
 @functools.lru_cache(maxsize=4)

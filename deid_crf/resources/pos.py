@@ -22,11 +22,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.svm import LinearSVC
-from sklearn.utils.validation import check_is_fitted
 
 from deid_crf.config import FeatureConfig, POSConfig, TaggerConfig, data_dir, documents
+from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.features.encoding import Coded
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.io.persistence import (
@@ -87,7 +85,7 @@ def upos_per_sentence(tagger, sentences: Sequence[Sequence[str]]) -> list[list[s
 
 
 @documents(POSConfig)
-class PosTagger(BaseEstimator):
+class PosTagger(Estimator):
     """Token-level linear POS tagger with a UPOS and an EAGLES-2 head.
 
     ``fit(sentences)`` learns from :class:`~deid_crf.resources.pos_data.TaggedSentence`
@@ -123,6 +121,8 @@ class PosTagger(BaseEstimator):
 
     def fit(self, sentences: Sequence[TaggedSentence]) -> PosTagger:
         """Learn both heads from tagged sentences (tokens without a tag are left out)."""
+        from sklearn.svm import LinearSVC
+
         sentences = list(sentences)
         if not sentences:
             raise ValueError("cannot fit on an empty sentence list")

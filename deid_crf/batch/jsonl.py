@@ -1,0 +1,196 @@
+"""Streaming de-identification: JSON lines in, JSON lines out, the model loaded once.
+
+    python -m deid_crf.tag --jsonl -                          # stdin → stdout
+    python -m deid_crf.tag --jsonl notes.jsonl --format masked
+
+Each input line is a JSON object ``{"id": "n1", "text": "…"}``: ``id`` a string or an
+integer, ``text`` a string; other keys are ignored and blank lines skipped. Input is
+UTF-8 (``--encoding`` does not apply); a line over ``--max-bytes`` is refused.
+
+Each other line gives one output line, in input order, written and flushed as soon as
+its note is tagged, so a pipeline can send a note and wait for its answer:
+
+* annotation (``--format json``, or the default ``brat``): ``{"id", "entities": [{type,
+  start, end, text, confidence, source}]}``, the entities of ``--format json``;
+* ``--format masked`` or ``surrogate``: ``{"id", "text", "entities": [{type, start, end,
+  output_start, output_end, confidence, source}]}``: the output text, and each span's
+  offsets in the input text and in the output text; the original strings are not
+  repeated;
+* a line that cannot be used: ``{"id", "line", "error"}``: the id when it could be read
+  (else null), the line number (from 1) and the reason, which never quotes the text.
+
+The notes already received are tagged together (as many as one read returns), so a
+stream sent in bulk is tagged in batches while a note sent alone is answered at once.
+The exit status is 0 when every line was processed, 1 when some line gave an error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import IO, Any
+
+from deid_crf.batch.engine import STDIN, Settings, deidentifier
+from deid_crf.batch.formats import json_entities, mode_of
+from deid_crf.deid.deidentifier import ANNOTATE, Deidentifier, Result
+
+log = logging.getLogger("deid_crf")
+
+READ_SIZE = 1 << 16
+
+
+@dataclass(frozen=True)
+class Request:
+    """A usable input line."""
+
+    line: int
+    id: str | int
+    text: str
+
+
+@dataclass(frozen=True)
+class LineError:
+    """An input line that cannot be used, and why (never quoting it)."""
+
+    line: int
+    reason: str
+    id: str | int | None = None
+
+    def record(self) -> dict[str, Any]:
+        return {"id": self.id, "line": self.line, "error": self.reason}
+
+
+def read_lines(stream: IO[bytes], max_bytes: int) -> Iterator[list[tuple[int, bytes | None]]]:
+    """Batches of ``(line number, bytes)`` of the complete lines received so far, one
+    batch per read (``read1``: it returns what has arrived without waiting for more);
+    ``None`` for a line over ``max_bytes``, which is not kept in memory."""
+    number, pending, oversized = 0, b"", False
+    while True:
+        chunk = stream.read1(READ_SIZE)
+        if not chunk:
+            break
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        batch: list[tuple[int, bytes | None]] = []
+        for line in lines:
+            number += 1
+            batch.append((number, None if oversized or len(line) > max_bytes else line))
+            oversized = False
+        if len(pending) > max_bytes:  # drop it now; its end is still to come
+            pending, oversized = b"", True
+        if batch:
+            yield batch
+    if pending or oversized:
+        yield [(number + 1, None if oversized else pending)]
+
+
+def parse_line(number: int, data: bytes | None) -> Request | LineError | None:
+    """The request of an input line, the reason it cannot be used, or None (blank)."""
+    if data is None:
+        return LineError(number, "line over --max-bytes")
+    try:
+        line = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return LineError(number, f"not valid UTF-8 at byte {exc.start}")
+    if number == 1:
+        line = line.removeprefix("\ufeff")
+    if not line.strip():
+        return None
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as exc:  # its message names a position, not the text
+        return LineError(number, f"not valid JSON ({exc.msg}: column {exc.colno})")
+    except RecursionError:
+        return LineError(number, "not valid JSON (nested too deeply)")
+    if not isinstance(request, dict):
+        return LineError(number, f"not a JSON object ({_kind(request)})")
+    doc_id = request.get("id")
+    if isinstance(doc_id, bool) or not isinstance(doc_id, str | int):
+        reason = 'no "id"' if "id" not in request else f'"id" is {_kind(doc_id)}, not a string or an integer'
+        return LineError(number, reason)
+    text = request.get("text")
+    if not isinstance(text, str):
+        reason = 'no "text"' if "text" not in request else f'"text" is {_kind(text)}, not a string'
+        return LineError(number, reason, doc_id)
+    return Request(number, doc_id, text)
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def output_record(request: Request, result: Result) -> dict[str, Any]:
+    """The output line of a de-identified note (see the module documentation)."""
+    if result.mode == ANNOTATE:
+        return {"id": request.id, "entities": json_entities(result)}
+    entities = [
+        {
+            "type": s.type,
+            "start": s.start,
+            "end": s.end,
+            "output_start": a,
+            "output_end": b,
+            "confidence": s.confidence,
+            "source": s.source,
+        }
+        for s, (a, b, _) in zip(result.spans, result.output_spans(), strict=True)
+    ]
+    return {"id": request.id, "text": result.text, "entities": entities}
+
+
+def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) -> int:
+    """De-identify the JSON lines of ``source`` (a path, or ``-`` for standard input)
+    into ``output`` (default: standard output); 0 if every line was processed, 1 if
+    some line gave an error or ``source`` cannot be read."""
+    output = output if output is not None else sys.stdout.buffer
+    deid = deidentifier(settings)  # loaded once, for every line
+    mode = mode_of(settings.fmt)
+    counts = {"ok": 0, "failed": 0}
+    with ExitStack() as stack:
+        if source == STDIN:
+            stream = sys.stdin.buffer
+        else:
+            try:
+                stream = stack.enter_context(open(source, "rb"))
+            except OSError as exc:
+                log.error(f"{source}: cannot read file ({exc.strerror or type(exc).__name__})")
+                return 1
+        for batch in read_lines(stream, settings.max_bytes):
+            parsed = [parse_line(number, data) for number, data in batch]
+            results = _deidentify(deid, [p for p in parsed if isinstance(p, Request)], mode)
+            for item in parsed:
+                if item is None:
+                    continue
+                record = results[item.line] if isinstance(item, Request) else item
+                if isinstance(record, LineError):
+                    counts["failed"] += 1
+                    log.warning(f"line {record.line}: {record.reason}")
+                    record = record.record()
+                else:
+                    counts["ok"] += 1
+                output.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
+                output.flush()
+    log.debug(f"jsonl: {counts['ok']} note(s) de-identified, {counts['failed']} line(s) failed")
+    return 1 if counts["failed"] else 0
+
+
+def _deidentify(deid: Deidentifier, requests: list[Request], mode: str) -> dict[int, dict[str, Any] | LineError]:
+    """Line number → output record (or error) of each request, tagged together."""
+    if not requests:
+        return {}
+    try:
+        results = deid.deidentify_many([r.text for r in requests], mode, [str(r.id) for r in requests])
+        return {r.line: output_record(r, result) for r, result in zip(requests, results, strict=True)}
+    except Exception:
+        out: dict[int, dict[str, Any] | LineError] = {}
+        for r in requests:  # find the culprit(s): one note at a time
+            try:
+                out[r.line] = output_record(r, deid.deidentify(r.text, mode, str(r.id)))
+            except Exception as exc:
+                out[r.line] = LineError(r.line, f"internal error ({type(exc).__name__}) while de-identifying", r.id)
+        return out
