@@ -17,9 +17,10 @@ model and the key file's folder must be on a filesystem every worker shares.
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
-processed), 2 for a usage error, a missing model or an unreachable Dask scheduler,
-3 for an internal error, 130 when interrupted. Messages name files, offsets, types
-and counts, never the text of a document.
+processed), 2 for a usage error, a missing model, a key file that is not safe to
+write or an unreachable Dask scheduler, 3 for an internal error, 130 when
+interrupted. Messages name files, offsets, types and counts, never the text of a
+document.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from deid_crf.batch.engine import (
     run_fingerprint,
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
+from deid_crf.batch.keys import KeyFileError, check_key_file
 from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
 from deid_crf.deid.rules import RULE_MODES
@@ -176,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         log.error("interrupted; outputs written so far are complete, run again to resume")
         return 130
+    except KeyFileError as exc:  # names the path only
+        log.error(str(exc))
+        return 2
     except Exception as exc:  # never print the message or traceback: they may quote text
         log.error(f"internal error ({type(exc).__name__}); outputs written so far are complete")
         return 3
@@ -194,6 +199,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.error("--key-file goes with --format masked or surrogate")
         if out is not None and out.resolve() in args.key_file.resolve().parents:
             parser.error("--key-file must not be inside the output directory: keep the key apart from the outputs")
+        check_key_file(args.key_file)  # before any work: KeyFileError, exit status 2
     try:
         mask_function(args.mask, args.mask_char)
     except ValueError as exc:

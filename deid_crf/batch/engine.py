@@ -16,6 +16,8 @@
   masks, kept types, seed) in :data:`RUN_FILE`; a run with other settings into it is
   refused (:class:`SettingsMismatch`) unless it overwrites every output. With a key
   file, a document also needs its key record to count as done.
+  The key file is opened as :mod:`deid_crf.batch.keys` says: never through a link,
+  never over a file that is not a key file.
 * A bad input (unreadable, binary, not in the encoding, over ``max_bytes``) is
   reported with its path and reason and the batch goes on; an empty input gives
   empty outputs and a warning.
@@ -41,7 +43,6 @@ import math
 import os
 import socket
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -53,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from deid_crf.batch.formats import SUFFIXES, mode_of, render
+from deid_crf.batch.keys import KeyFile
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.rules import rule_layer
 from deid_crf.io.files import CorpusError, atomic_write_text, decode_text, read_text
@@ -507,101 +509,6 @@ def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: by
     return [outcomes[i] for i in range(len(items))]
 
 
-# ----------------------------------------------------------------------------- key file
-
-
-class KeyFile:
-    """The original → replacement records, one JSON line per document, in a file only
-    its owner can read or write (mode 0600). Records are appended as documents are
-    done; :meth:`compact` keeps the last record of each document (a run resumed
-    after a kill may have appended one twice) and drops a line cut by the kill.
-
-    The workers of a distributed run append to shards of their own in
-    :meth:`shard_dir` (one file per partition, mode 0600, in a folder mode 0700),
-    which :meth:`absorb_shards` moves into the key file."""
-
-    def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        for stale in self.path.parent.glob(f".{glob.escape(self.path.name)}.*.tmp"):
-            stale.unlink(missing_ok=True)  # left by a compaction that was killed
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        os.fchmod(fd, 0o600)
-        self._file = os.fdopen(fd, "a", encoding="utf-8", newline="\n")
-        # A line left unfinished by a killed run must not swallow the next record.
-        if self.path.stat().st_size and not self.path.read_bytes().endswith(b"\n"):
-            self._file.write("\n")
-
-    def append(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-
-    def close(self) -> None:
-        self._file.close()
-
-    @staticmethod
-    def doc_ids(path: str | os.PathLike) -> set[str]:
-        """The documents that have a record in the key file at ``path`` (none if it
-        does not exist yet)."""
-        try:
-            return {record["doc_id"] for record in _key_records(path)}
-        except FileNotFoundError:
-            return set()
-
-    def compact(self) -> int:
-        """Rewrite the file atomically with one record per document, sorted by id;
-        returns the number of documents."""
-        records = {r["doc_id"]: json.dumps(r, ensure_ascii=False, sort_keys=True) for r in _key_records(self.path)}
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.writelines(records[k] + "\n" for k in sorted(records))
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return len(records)
-
-    @staticmethod
-    def shard_dir(path: str | os.PathLike) -> Path:
-        """The folder beside the key file at ``path`` where workers write their shards."""
-        path = Path(path)
-        return path.parent / f".{path.name}.parts"
-
-    def absorb_shards(self) -> int:
-        """Append every shard's records to this file (a line cut by a kill is dropped),
-        then delete the shards and their folder; returns the number of records."""
-        folder = self.shard_dir(self.path)
-        moved = 0
-        for shard in sorted(folder.glob("*.jsonl")):
-            lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in _key_records(shard)]
-            self._file.writelines(lines)
-            self._file.flush()
-            os.fsync(self._file.fileno())  # in the key file before the shard goes
-            shard.unlink()
-            moved += len(lines)
-        if folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-        return moved
-
-
-def _key_records(path: str | os.PathLike) -> list[dict[str, Any]]:
-    """The records of a key file or shard, skipping lines that are not a record with a
-    document id (a line cut short when a run was killed)."""
-    records = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
-                records.append(record)
-    return records
-
-
 # ----------------------------------------------------------------------------- the run
 
 # Documents a worker reads, tags and renders at a time: few enough to lose little
@@ -795,9 +702,7 @@ class BatchRun:
         """The folder (mode 0700, beside the key file) where workers write key records."""
         if self.key_file is None:
             return None
-        folder = KeyFile.shard_dir(self.key_file)
-        folder.mkdir(mode=0o700, exist_ok=True)
-        return str(folder)
+        return str(KeyFile.make_shard_dir(self.key_file))
 
     def record(self, status: DocStatus) -> None:
         """Count and log what became of one document."""
