@@ -258,7 +258,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     for problem in problems:
         log.error(problem)
 
-    stdin_data = sys.stdin.buffer.read() if any(item.source == STDIN for item in items) else None
+    reads_stdin = any(item.source == STDIN for item in items)
+    stdin_data = sys.stdin.buffer.read(args.max_bytes + 1) if reads_stdin else None  # over the limit: refused
     progress = args.progress if args.progress is not None else (out is not None and sys.stderr.isatty())
     if args.backend == "dask":
         from deid_crf.batch.dask_backend import ClusterUnavailable, run_dask

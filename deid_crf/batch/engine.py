@@ -57,7 +57,15 @@ from deid_crf.batch.formats import SUFFIXES, mode_of, render
 from deid_crf.batch.keys import KeyFile
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.rules import rule_layer
-from deid_crf.io.files import CorpusError, atomic_write_text, decode_text, read_text
+from deid_crf.io.files import (
+    CorpusError,
+    TooLarge,
+    atomic_write_text,
+    decode_text,
+    file_problem,
+    read_stream,
+    read_text,
+)
 from deid_crf.models import Tagger, load_model
 from deid_crf.parallel import effective_jobs
 
@@ -173,37 +181,49 @@ def discover(
     A directory contributes its files matching ``pattern`` at any depth (relative to
     it), except hidden ones and, when the output directory lies inside it, the
     outputs; a glob contributes its matches relative to its fixed leading folder; a
-    file is relative to its own folder.
+    file is relative to its own folder. Whatever is not a regular file (through
+    links) is a problem naming it, never read: a FIFO, device or socket, a dangling
+    link, a link loop; folders matched by a pattern are passed over.
     """
     found: list[tuple[str, Path]] = []
     problems: list[str] = []
+
+    def add(p: Path, relative: Path, matches: list[tuple[str, Path]]) -> None:
+        problem = file_problem(p)
+        if problem is None:
+            matches.append((str(p), relative))
+        elif p.is_symlink() or not p.is_dir():
+            problems.append(f"{p}: {problem}; skipped")
+
     for item in inputs:
         if item == STDIN:
             found.append((STDIN, Path("stdin.txt")))
             continue
         path = Path(item)
+        matches: list[tuple[str, Path]] = []
+        reported = len(problems)
         if path.is_dir():
             skip_outputs = output_dir is not None and _inside(output_dir, path) and not _inside(path, output_dir)
-            matches = []
             for p in sorted(path.rglob(pattern)):
                 relative = p.relative_to(path)
-                if p.is_file() and not _hidden(relative) and not (skip_outputs and _inside(p, output_dir)):
-                    matches.append((str(p), relative))
+                if not _hidden(relative) and not (skip_outputs and _inside(p, output_dir)):
+                    add(p, relative, matches)
             if not matches:
                 problems.append(f"{path}: directory has no {pattern} files")
-            found.extend(matches)
-        elif path.exists():
-            found.append((str(path), Path(path.name)))
+        elif os.path.lexists(path):
+            add(path, Path(path.name), matches)
         elif glob.has_magic(item):
             parts = Path(item).parts
             fixed = next((i for i, part in enumerate(parts) if glob.has_magic(part)), len(parts))
             root = Path(*parts[:fixed]) if fixed else Path(".")
-            matches = [Path(p) for p in sorted(glob.glob(item, recursive=True)) if Path(p).is_file()]
-            if not matches:
+            for p in map(Path, sorted(glob.glob(item, recursive=True))):
+                # "a/../../T/x.txt" → "../T/x.txt": plan() refuses outputs outside -o.
+                add(p, Path(os.path.normpath(p.relative_to(root))), matches)
+            if not matches and len(problems) == reported:
                 problems.append(f"{item}: no file matches")
-            found.extend((str(p), p.relative_to(root)) for p in matches)
         else:
             problems.append(f"{path}: no such file or directory")
+        found.extend(matches)
     return found, problems
 
 
@@ -214,6 +234,11 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
     problems: list[str] = []
     seen: set[str] = set()
     for source, relative in found:
+        if output_dir is not None and (
+            relative.is_absolute() or ".." in relative.parts or not _inside(output_dir / relative, output_dir)
+        ):
+            problems.append(f"{source}: its output would be outside the output directory {output_dir}; skipped")
+            continue
         doc_id = relative.with_suffix("").as_posix()
         if doc_id in seen:
             problems.append(f"{source}: another input has the same name {doc_id!r}; skipped")
@@ -437,18 +462,16 @@ def deidentifier(settings: Settings) -> Deidentifier:
 def read_item(item: WorkItem, settings: Settings, stdin_data: bytes | None = None) -> str:
     """The text of an input; :class:`CorpusError` (path and reason, no content) if
     it cannot be used."""
-    if item.source == STDIN:
-        data = stdin_data if stdin_data is not None else sys.stdin.buffer.read()
-        if len(data) > settings.max_bytes:
-            raise CorpusError(f"<stdin>: {len(data)} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
-        return decode_text(data, "<stdin>", settings.encoding)
     try:
-        size = os.stat(item.source).st_size
-    except OSError as exc:
-        raise CorpusError(f"{item.source}: cannot read file ({exc.strerror or type(exc).__name__})") from None
-    if size > settings.max_bytes:
-        raise CorpusError(f"{item.source}: file is {size} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
-    return read_text(item.source, settings.encoding)
+        if item.source != STDIN:
+            return read_text(item.source, settings.encoding, settings.max_bytes)
+        if stdin_data is None:
+            stdin_data = read_stream(sys.stdin.buffer, "<stdin>", settings.max_bytes)
+        elif len(stdin_data) > settings.max_bytes:
+            raise TooLarge(f"<stdin>: input is over the limit of {settings.max_bytes} bytes")
+        return decode_text(stdin_data, "<stdin>", settings.encoding)
+    except TooLarge as exc:
+        raise TooLarge(f"{exc} (--max-bytes)") from None
 
 
 def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, text: str) -> Outcome:
