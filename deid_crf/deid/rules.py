@@ -32,12 +32,12 @@ from deid_crf.deid.recognizers.common import (
     EMPLOYEE_ID,
     FAX,
     INSURANCE_ID,
-    LINE_BREAKS,
     OTHER_ID,
     OTHER_SUBJECT,
     PATIENT_ID,
     PHONE,
     PROTOCOL_ADDRESS,
+    SPAN_BREAKS,
     TERRITORY,
     URL,
     Match,
@@ -86,11 +86,11 @@ __all__ = [
 
 
 def _within_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """``[start, end)`` cut at its line breaks into non-empty pieces without
+    """``[start, end)`` cut at its line breaks and tabs into non-empty pieces without
     surrounding spaces (the recognizers' patterns never cross a line; this is the
-    guarantee for any pattern that would)."""
+    guarantee for any pattern that would, and keeps BRAT's tab out of spans)."""
     pieces, cursor = [], start
-    for cut in [*(m.start() for m in LINE_BREAKS.finditer(text, start, end)), end]:
+    for cut in [*(m.start() for m in SPAN_BREAKS.finditer(text, start, end)), end]:
         a, b = cursor, cut
         while a < b and text[a].isspace():
             a += 1
@@ -202,7 +202,7 @@ class RuleLayer:
 
     def find(self, text: str) -> list[PHISpan]:
         """Every recognizer's spans (they may overlap one another), none across a
-        line break."""
+        line break or a tab."""
         if not self.active:
             return []
         spans = {
