@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 from deid_crf.batch.engine import (
+    DEFAULT_DOC_TIMEOUT,
     DEFAULT_MAX_BYTES,
     DEFAULT_PATTERN,
     STDIN,
@@ -80,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_MAX_BYTES,
         help=f"refuse inputs larger than this (default: {DEFAULT_MAX_BYTES}, 10 MiB)",
+    )
+    parser.add_argument(
+        "--doc-timeout",
+        type=float,
+        default=DEFAULT_DOC_TIMEOUT,
+        metavar="SECONDS",
+        help=f"fail a document not de-identified within this time (default: {DEFAULT_DOC_TIMEOUT:g}; 0: no limit)",
     )
     parser.add_argument(
         "-j", "--jobs", "--n-jobs", dest="jobs", type=int, default=-1, help="worker processes (default: all cores)"
@@ -206,6 +214,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(str(exc))
     if args.max_bytes <= 0:
         parser.error("--max-bytes must be positive")
+    if not args.doc_timeout >= 0:
+        parser.error("--doc-timeout must be 0 (no limit) or a positive number of seconds")
     if args.backend != "dask" and (args.scheduler is not None or args.partitions is not None):
         parser.error("--scheduler and --partitions go with --backend dask")
     if args.partitions is not None and args.partitions <= 0:
@@ -238,6 +248,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         keep=keep,
         encoding=args.encoding,
         max_bytes=args.max_bytes,
+        doc_timeout=args.doc_timeout,
         model_sha256=model_digest(model_dir),
     )
     try:

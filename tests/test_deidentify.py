@@ -138,3 +138,15 @@ def test_surrogates_of_a_nass_with_a_digit_like_character(deid):
     result = deid.apply(text, [PHISpan(6, len(text) - 1, "ID_ASEGURAMIENTO")], "surrogate", "d")
     assert_outside_unchanged(text, result)
     assert "12345678" not in result.text
+
+
+def test_spans_without_confidences_are_the_same_spans(deid, unseen_document):
+    import math
+
+    text = unseen_document.text
+    with_confidence = deid.deidentify(text, mode="annotate")
+    without = deid.deidentify(text, mode="annotate", confidence=False)
+    assert [(s.start, s.end, s.type, s.source) for s in without.spans] == [
+        (s.start, s.end, s.type, s.source) for s in with_confidence.spans
+    ]
+    assert all(math.isnan(s.confidence) for s in without.spans if s.source == "model")

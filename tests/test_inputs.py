@@ -142,3 +142,32 @@ def test_globs_never_write_outside_the_output_dir(tmp_path, tag, monkeypatch):
     status, err = tag(".", "-o", "out")
     assert status == 1 and "sub/dentro.txt: its output would be outside the output directory out" in err[0]
     assert not list(tmp_path.rglob("*.ann"))
+
+
+def test_a_document_over_its_time_limit_fails_alone(tmp_path, tag, monkeypatch):
+    """``--doc-timeout``: the slow document fails, the batch goes on."""
+    import time
+
+    from deid_crf.deid.deidentifier import Deidentifier
+
+    find = Deidentifier.find
+
+    def slow_find(self, texts, confidence=True):
+        if any("Lento" in text for text in texts):
+            time.sleep(30)  # interrupted by the time limit
+        return find(self, texts, confidence)
+
+    monkeypatch.setattr(Deidentifier, "find", slow_find)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for name, text in [("a", NOTE), ("b", "Paciente Lento.\n"), ("c", NOTE)]:
+        (notes / f"{name}.txt").write_text(text, encoding="utf-8")
+    started = time.perf_counter()
+    status, err = tag(str(notes), "-o", str(tmp_path / "out"), "--doc-timeout", "0.5")
+    assert time.perf_counter() - started < 20
+    assert status == 1
+    assert err[0] == f"error: {notes / 'b.txt'}: not de-identified within 0.5 s (--doc-timeout)"
+    assert "2 ok, 1 failed" in err[-1]
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.ann")) == ["a.ann", "c.ann"]
+    with pytest.raises(SystemExit):
+        main([str(notes), "--doc-timeout", "-1"])

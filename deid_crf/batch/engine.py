@@ -41,6 +41,7 @@ import json
 import logging
 import math
 import os
+import signal
 import socket
 import sys
 import threading
@@ -48,12 +49,12 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from deid_crf.batch.formats import SUFFIXES, mode_of, render
+from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
 from deid_crf.batch.keys import KeyFile
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.rules import rule_layer
@@ -77,6 +78,9 @@ DEFAULT_PATTERN = "*.txt"
 # Clinical notes are kilobytes; a file over 10 MiB is almost surely not one, and
 # tagging it would hold a worker for minutes.
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+# Seconds one document may take before it is failed (a 10 MiB one takes about a
+# minute): generous, a guard against work that would never end. 0: no limit.
+DEFAULT_DOC_TIMEOUT = 600.0
 
 OK, FAILED, EMPTY, SKIPPED = "ok", "failed", "empty", "skipped"
 # The settings of the run that wrote an output directory (hidden: never an input).
@@ -107,6 +111,7 @@ class Settings:
     keep: tuple[str, ...] = ("SEXO_SUJETO_ASISTENCIA",)
     encoding: str = "utf-8"
     max_bytes: int = DEFAULT_MAX_BYTES
+    doc_timeout: float = DEFAULT_DOC_TIMEOUT
     # The model_digest() of model_dir where the run started (filled in by BatchRun):
     # the key of the per-process model cache, and what every worker checks its copy against.
     model_sha256: str = ""
@@ -517,19 +522,57 @@ def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: by
         return [outcomes[i] for i in range(len(items))]
     order = sorted(texts)
     mode = mode_of(settings.fmt)
+    confidence = settings.fmt not in WITHOUT_CONFIDENCE
     try:
-        results = deid.deidentify_many([texts[i] for i in order], mode, [items[i].doc_id for i in order])
-        for i, result in zip(order, results, strict=True):
-            outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
-    except Exception:
+        # The chunk together (faster), within one document's time limit: chunks are
+        # small, and if it runs out each document gets its own limit below.
+        with time_limit(settings.doc_timeout):
+            results = deid.deidentify_many(
+                [texts[i] for i in order], mode, [items[i].doc_id for i in order], confidence
+            )
+            done = {i: _outcome(items[i], r, settings, deid, texts[i]) for i, r in zip(order, results, strict=True)}
+        outcomes.update(done)
+    except (Exception, DocumentTimeout):
         for i in order:  # find the culprit(s): one document at a time
             try:
-                result = deid.deidentify(texts[i], mode, items[i].doc_id)
-                outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+                with time_limit(settings.doc_timeout):
+                    result = deid.deidentify(texts[i], mode, items[i].doc_id, confidence)
+                    outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+            except DocumentTimeout:
+                reason = f"{items[i].source}: not de-identified within {settings.doc_timeout:g} s (--doc-timeout)"
+                outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
             except Exception as exc:
                 reason = f"{items[i].source}: internal error ({type(exc).__name__}) while de-identifying"
                 outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
     return [outcomes[i] for i in range(len(items))]
+
+
+class DocumentTimeout(BaseException):
+    """A document took longer than its time limit. A ``BaseException``, as
+    ``KeyboardInterrupt`` is, so that no ``except Exception`` on the way swallows it."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`DocumentTimeout` in the block once ``seconds`` (wall clock) have
+    passed. It interrupts Python code, and C code (CRFsuite, numpy, a regular
+    expression) once it returns. Only the main thread of a process can set the
+    alarm: elsewhere (Dask's worker threads) and with ``seconds <= 0`` there is no
+    limit."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise DocumentTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ----------------------------------------------------------------------------- the run

@@ -20,7 +20,7 @@ the rules under each priority (table in docs/results.md, "Rule layer").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from deid_crf.deid.recognizers.common import (
@@ -56,7 +56,7 @@ from deid_crf.deid.recognizers.national_ids import (
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.gazetteers.spanish import PARTICLES
-from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
+from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, Coverage, PHISpan, combine
 
 __all__ = [
     "DEFAULT_OTHER",
@@ -161,15 +161,48 @@ def propagate_names(text: str, spans: Sequence[PHISpan], types: Sequence[str] = 
                 names.setdefault(part, span)
     if not names:
         return list(spans)
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?!\w)")
     out = list(spans)
-    taken = sorted((s.start, s.end) for s in spans)
-    for m in pattern.finditer(text):
-        if any(a < m.end() and m.start() < b for a, b in taken):
+    taken = Coverage((s.start, s.end) for s in spans)
+    for start, end in _name_occurrences(text, names):
+        if taken.overlaps(start, end):
             continue
-        name = names[m.group()]
-        out.append(PHISpan(m.start(), m.end(), name.type, name.confidence, PROPAGATED))
+        name = names[text[start:end]]
+        out.append(PHISpan(start, end, name.type, name.confidence, PROPAGATED))
     return sorted(out)
+
+
+_WORD = re.compile(r"\w")
+_END = ""  # marks, in the trie of names, a node where a name ends
+
+
+def _name_occurrences(text: str, names: Iterable[str]) -> Iterator[tuple[int, int]]:
+    r"""``(start, end)`` of the occurrences of ``names`` in ``text`` that neither begin
+    nor end inside a word, scanning left to right: at each place the longest name
+    wins and the scan goes on after it (what ``re.finditer`` over
+    ``(?<!\w)(?:longest|…|shortest)(?!\w)`` finds). A trie of the names is walked
+    from each word start that opens one, so the cost does not grow with their number."""
+    trie: dict[str, dict] = {}
+    for name in names:
+        node = trie
+        for char in name:
+            node = node.setdefault(char, {})
+        node[_END] = {}
+    openers = "".join(sorted(c for c in trie if c != _END))
+    if not openers:
+        return
+    n, resume = len(text), 0
+    for m in re.finditer(f"(?<!\\w)[{re.escape(openers)}]", text):
+        start = m.start()
+        if start < resume:
+            continue
+        node, i, end = trie, start, 0
+        while i < n and (node := node.get(text[i])) is not None:
+            i += 1
+            if _END in node and not _WORD.match(text, i):
+                end = i
+        if end:
+            yield start, end
+            resume = end
 
 
 @dataclass
