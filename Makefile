@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask lint clean
+.PHONY: help notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask bench-long lint clean
 
 .DEFAULT_GOAL := help
 
@@ -52,6 +52,10 @@ test-fast: install
 ## Throughput, training time and memory on the dev split; the command line as users run it, with $(MODEL_DIR).
 bench: install pos-model embeddings gazetteers
 	$(PY) -m deid_crf.experiments.bench --data-dir $(DATA_DIR) --model $(MODEL_DIR)
+
+## One 10 MiB single-line document (dev texts end to end) through the tag CLI: wall and CPU time, memory (needs $(MODEL_DIR)).
+bench-long: install
+	$(PY) -m deid_crf.experiments.long_document --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
 ## Dask backend: documents/s and tokens/s with 1 and 2 workers on dev x10, and the 2/1 ratio (needs $(MODEL_DIR)).
 bench-dask: install

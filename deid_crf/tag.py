@@ -21,9 +21,10 @@ loaded once (docs/deidentification.md).
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
-processed), 2 for a usage error, a missing model or an unreachable Dask scheduler,
-3 for an internal error, 130 when interrupted. Messages name files, offsets, types
-and counts, never the text of a document.
+processed), 2 for a usage error, a missing model, a key file that is not safe to
+write or an unreachable Dask scheduler, 3 for an internal error, 130 when
+interrupted. Messages name files, offsets, types and counts, never the text of a
+document.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import sys
 from pathlib import Path
 
 from deid_crf.batch.engine import (
+    DEFAULT_DOC_TIMEOUT,
     DEFAULT_MAX_BYTES,
     DEFAULT_PATTERN,
     STDIN,
@@ -50,6 +52,7 @@ from deid_crf.batch.engine import (
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
 from deid_crf.batch.jsonl import run_jsonl
+from deid_crf.batch.keys import KeyFileError, check_key_file
 from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
 from deid_crf.deid.rules import RULE_MODES
@@ -88,6 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_MAX_BYTES,
         help=f"refuse inputs larger than this (default: {DEFAULT_MAX_BYTES}, 10 MiB)",
+    )
+    parser.add_argument(
+        "--doc-timeout",
+        type=float,
+        default=DEFAULT_DOC_TIMEOUT,
+        metavar="SECONDS",
+        help=f"fail a document not de-identified within this time (default: {DEFAULT_DOC_TIMEOUT:g}; 0: no limit)",
     )
     parser.add_argument(
         "-j", "--jobs", "--n-jobs", dest="jobs", type=int, default=-1, help="worker processes (default: all cores)"
@@ -186,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         log.error("interrupted; outputs written so far are complete, run again to resume")
         return 130
+    except KeyFileError as exc:  # names the path only
+        log.error(str(exc))
+        return 2
     except Exception as exc:  # never print the message or traceback: they may quote text
         log.error(f"internal error ({type(exc).__name__}); outputs written so far are complete")
         return 3
@@ -204,12 +217,15 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.error("--key-file goes with --format masked or surrogate")
         if out is not None and out.resolve() in args.key_file.resolve().parents:
             parser.error("--key-file must not be inside the output directory: keep the key apart from the outputs")
+        check_key_file(args.key_file)  # before any work: KeyFileError, exit status 2
     try:
         mask_function(args.mask, args.mask_char)
     except ValueError as exc:
         parser.error(str(exc))
     if args.max_bytes <= 0:
         parser.error("--max-bytes must be positive")
+    if not args.doc_timeout >= 0:
+        parser.error("--doc-timeout must be 0 (no limit) or a positive number of seconds")
     if args.backend != "dask" and (args.scheduler is not None or args.partitions is not None):
         parser.error("--scheduler and --partitions go with --backend dask")
     if args.partitions is not None and args.partitions <= 0:
@@ -245,7 +261,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     for problem in problems:
         log.error(problem)
 
-    stdin_data = sys.stdin.buffer.read() if any(item.source == STDIN for item in items) else None
+    reads_stdin = any(item.source == STDIN for item in items)
+    stdin_data = sys.stdin.buffer.read(args.max_bytes + 1) if reads_stdin else None  # over the limit: refused
     progress = args.progress if args.progress is not None else (out is not None and sys.stderr.isatty())
     if args.backend == "dask":
         from deid_crf.batch.dask_backend import ClusterUnavailable, run_dask
@@ -308,6 +325,7 @@ def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str) -> Se
         keep=tuple(t.strip() for t in args.keep.split(",") if t.strip()),
         encoding=args.encoding,
         max_bytes=args.max_bytes,
+        doc_timeout=args.doc_timeout,
         model_sha256=model_sha256,
     )
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from deid_crf.config import FeatureConfig
 from deid_crf.models.crf_tagger import DeidTagger
 from deid_crf.resources.pos_data import TaggedSentence
 from deid_crf.text.document import Document, Entity
@@ -82,6 +83,14 @@ def unseen_document() -> Document:
 @pytest.fixture(scope="session")
 def tiny_tagger(tiny_corpus: list[Document]) -> DeidTagger:
     return DeidTagger(max_iterations=20).fit(tiny_corpus)
+
+
+@pytest.fixture(scope="session")
+def tiny_tagger_with_absent_values(tiny_corpus: list[Document]) -> DeidTagger:
+    """A tiny tagger with a feature group whose absent value is left out of the
+    attributes (``document_label``), as the default model has."""
+    groups = (*FeatureConfig.groups, "document_label")
+    return DeidTagger(feature_config=FeatureConfig(groups=groups), max_iterations=20).fit(tiny_corpus)
 
 
 @pytest.fixture(scope="session")

@@ -133,7 +133,7 @@ def test_batch_kill_and_resume_gives_the_same_outputs(corpus, tiny_model_dir, tm
     killed = cli(args, killer=(30, "key"))
     assert killed.returncode == -9
     with open(key, "a", encoding="utf-8") as f:
-        f.write('{"doc_id": "a/doc0')  # a record torn by a kill
+        f.write('{"date_shift_days": -12, "doc_id": "a/doc0')  # a record torn by a kill (keys sorted)
     stale = out / "a" / ".doc001.txt.abc123.tmp"
     stale.write_text("half a document", encoding="utf-8")
     resumed = cli(args)

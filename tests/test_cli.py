@@ -31,6 +31,11 @@ def other_text(tiny_corpus: list[Document]) -> str:
     return tiny_corpus[0].text
 
 
+@pytest.fixture(scope="module")
+def absent_values_model_dir(tiny_tagger_with_absent_values, tmp_path_factory) -> Path:
+    return tiny_tagger_with_absent_values.save(tmp_path_factory.mktemp("model") / "crf")
+
+
 @pytest.fixture
 def run_main(capsys: pytest.CaptureFixture[str], fake_phi: list[str]) -> Callable[..., tuple[int, str, str]]:
     """Run ``main`` with a model and one job; returns (status, stdout, stderr) and
@@ -120,6 +125,22 @@ def test_empty_file_gives_empty_output(tmp_path, tiny_model_dir, run_main):
     assert run_main(tiny_model_dir, str(empty)) == (0, "", f"warning: {empty}: empty input; empty output written\n")
     status, out, _ = run_main(tiny_model_dir, str(empty), "--format", "json")
     assert status == 0 and json.loads(out)["entities"] == []
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n", " \t\r\n"])
+@pytest.mark.parametrize("fmt", ["brat", "json", "conll", "masked", "surrogate"])
+def test_empty_and_whitespace_stdin_give_empty_outputs(fmt, text, absent_values_model_dir, monkeypatch, run_main):
+    """``printf ' ' | python -m deid_crf.tag - --format masked`` was an internal error."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    status, out, err = run_main(absent_values_model_dir, "-", "--format", fmt)
+    assert "error" not in err and status == 0
+    expected = {"brat": "", "conll": "", "masked": text, "surrogate": text}
+    if fmt == "json":
+        assert json.loads(out) == {"doc_id": "stdin", "entities": []}
+    else:
+        assert out == expected[fmt]
 
 
 # --------------------------------------------------------------------------- directories

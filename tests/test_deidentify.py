@@ -102,3 +102,51 @@ def test_deidentify_with_a_model(tiny_model_dir, unseen_document, fake_phi):
     record = surrogate.key_record()
     assert {s["original"] for s in record["spans"]} >= {"Filiberta", "Gorostiza Ventanal"}
     assert record["date_shift_days"] == surrogate.date_shift_days != 0
+
+
+BLANK_TEXTS = ["", " ", "\n", " \t\r\n\u2028\u00a0 "]
+
+
+@pytest.mark.parametrize("kind", ["crf", "crf_absent_values", "svm"])
+def test_empty_and_whitespace_texts_give_empty_results(
+    kind, tiny_tagger, tiny_tagger_with_absent_values, tiny_corpus, unseen_document
+):
+    """Every API call on empty or whitespace-only texts: no spans, the text unchanged,
+    alone or among other texts."""
+    from deid_crf.models import WindowSVMTagger
+
+    taggers = {"crf": tiny_tagger, "crf_absent_values": tiny_tagger_with_absent_values}
+    tagger = taggers[kind] if kind in taggers else WindowSVMTagger(n_features=2**12).fit(tiny_corpus)
+    texts = [*BLANK_TEXTS, unseen_document.text]
+    for call in (tagger.tag_texts, tagger.tag_texts_with_confidence):
+        assert call(BLANK_TEXTS) == [[]] * len(BLANK_TEXTS)
+        assert call(texts)[:-1] == [[]] * len(BLANK_TEXTS)
+    assert tagger.predict([deid_crf.Document("d", t, []) for t in BLANK_TEXTS]) == [[]] * len(BLANK_TEXTS)
+    deid = Deidentifier(tagger, seed=1)
+    for mode in ("masked", "surrogate", "annotate"):
+        for text in BLANK_TEXTS:
+            result = deid.deidentify(text, mode=mode, doc_id="vacio")
+            assert (result.text, result.spans) == (text, [])
+            assert result.key_record()["spans"] == []
+        results = deid.deidentify_many(texts, mode=mode)
+        assert [(r.text, r.spans) for r in results[:-1]] == [(t, []) for t in BLANK_TEXTS]
+    assert deid.deidentify_many([], mode="masked") == []
+
+
+def test_surrogates_of_a_nass_with_a_digit_like_character(deid):
+    text = "NASS: 28 12345678 40❶\n"
+    result = deid.apply(text, [PHISpan(6, len(text) - 1, "ID_ASEGURAMIENTO")], "surrogate", "d")
+    assert_outside_unchanged(text, result)
+    assert "12345678" not in result.text
+
+
+def test_spans_without_confidences_are_the_same_spans(deid, unseen_document):
+    import math
+
+    text = unseen_document.text
+    with_confidence = deid.deidentify(text, mode="annotate")
+    without = deid.deidentify(text, mode="annotate", confidence=False)
+    assert [(s.start, s.end, s.type, s.source) for s in without.spans] == [
+        (s.start, s.end, s.type, s.source) for s in with_confidence.spans
+    ]
+    assert all(math.isnan(s.confidence) for s in without.spans if s.source == "model")

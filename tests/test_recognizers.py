@@ -8,6 +8,7 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_institutions
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
+from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names
 from deid_crf.deid.recognizers.national_ids import (
     dni_letter,
     find_bank_accounts,
@@ -16,7 +17,6 @@ from deid_crf.deid.recognizers.national_ids import (
     find_nass,
     nass_is_valid,
 )
-from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes

@@ -212,3 +212,15 @@ def test_internet_and_catch_all_identifiers():
     assert "://" in url and "sespa" not in url
     assert re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}", s.replace("10.46.12.87", "DIREC_PROT_INTERNET"))
     assert re.fullmatch(r"[A-Z]{2}-\d{4}", s.replace("BB-2317", "NUMERO_IDENTIF"))
+
+
+@pytest.mark.parametrize("text", ["28 12345678 40❶", "NASS: 28 12345678 40❶", "²28 12345678 40"])
+def test_identifiers_with_digit_like_characters(text):
+    """``str.isdigit`` accepts "❶" and "²", which ``\\d`` and ``int`` do not read:
+    the NASS stays valid, each such character becomes a digit, nothing else moves."""
+    new = identifier_like(text, random.Random(5))
+    assert len(new) == len(text)
+    assert nass_is_valid("".join(b for a, b in zip(text, new, strict=True) if a.isdecimal()))
+    assert all(a == b for a, b in zip(text, new, strict=True) if not a.isdigit())
+    assert "❶" not in new and "²" not in new
+    assert surrogates().replace(text, "ID_ASEGURAMIENTO")

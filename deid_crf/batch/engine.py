@@ -16,6 +16,8 @@
   masks, kept types, seed) in :data:`RUN_FILE`; a run with other settings into it is
   refused (:class:`SettingsMismatch`) unless it overwrites every output. With a key
   file, a document also needs its key record to count as done.
+  The key file is opened as :mod:`deid_crf.batch.keys` says: never through a link,
+  never over a file that is not a key file.
 * A bad input (unreadable, binary, not in the encoding, over ``max_bytes``) is
   reported with its path and reason and the batch goes on; an empty input gives
   empty outputs and a warning.
@@ -39,23 +41,32 @@ import json
 import logging
 import math
 import os
+import signal
 import socket
 import sys
-import tempfile
 import threading
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from deid_crf.batch.formats import SUFFIXES, mode_of, render
+from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
+from deid_crf.batch.keys import KeyFile
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.rules import rule_layer
-from deid_crf.io.files import CorpusError, atomic_write_text, decode_text, read_text
+from deid_crf.io.files import (
+    CorpusError,
+    TooLarge,
+    atomic_write_text,
+    decode_text,
+    file_problem,
+    read_stream,
+    read_text,
+)
 from deid_crf.models import Tagger, load_model
 from deid_crf.parallel import effective_jobs
 
@@ -67,6 +78,9 @@ DEFAULT_PATTERN = "*.txt"
 # Clinical notes are kilobytes; a file over 10 MiB is almost surely not one, and
 # tagging it would hold a worker for minutes.
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+# Seconds one document may take before it is failed (a 10 MiB one takes about a
+# minute): generous, a guard against work that would never end. 0: no limit.
+DEFAULT_DOC_TIMEOUT = 600.0
 
 OK, FAILED, EMPTY, SKIPPED = "ok", "failed", "empty", "skipped"
 # The settings of the run that wrote an output directory (hidden: never an input).
@@ -97,6 +111,7 @@ class Settings:
     keep: tuple[str, ...] = ("SEXO_SUJETO_ASISTENCIA",)
     encoding: str = "utf-8"
     max_bytes: int = DEFAULT_MAX_BYTES
+    doc_timeout: float = DEFAULT_DOC_TIMEOUT
     # The model_digest() of model_dir where the run started (filled in by BatchRun):
     # the key of the per-process model cache, and what every worker checks its copy against.
     model_sha256: str = ""
@@ -171,37 +186,49 @@ def discover(
     A directory contributes its files matching ``pattern`` at any depth (relative to
     it), except hidden ones and, when the output directory lies inside it, the
     outputs; a glob contributes its matches relative to its fixed leading folder; a
-    file is relative to its own folder.
+    file is relative to its own folder. Whatever is not a regular file (through
+    links) is a problem naming it, never read: a FIFO, device or socket, a dangling
+    link, a link loop; folders matched by a pattern are passed over.
     """
     found: list[tuple[str, Path]] = []
     problems: list[str] = []
+
+    def add(p: Path, relative: Path, matches: list[tuple[str, Path]]) -> None:
+        problem = file_problem(p)
+        if problem is None:
+            matches.append((str(p), relative))
+        elif p.is_symlink() or not p.is_dir():
+            problems.append(f"{p}: {problem}; skipped")
+
     for item in inputs:
         if item == STDIN:
             found.append((STDIN, Path("stdin.txt")))
             continue
         path = Path(item)
+        matches: list[tuple[str, Path]] = []
+        reported = len(problems)
         if path.is_dir():
             skip_outputs = output_dir is not None and _inside(output_dir, path) and not _inside(path, output_dir)
-            matches = []
             for p in sorted(path.rglob(pattern)):
                 relative = p.relative_to(path)
-                if p.is_file() and not _hidden(relative) and not (skip_outputs and _inside(p, output_dir)):
-                    matches.append((str(p), relative))
+                if not _hidden(relative) and not (skip_outputs and _inside(p, output_dir)):
+                    add(p, relative, matches)
             if not matches:
                 problems.append(f"{path}: directory has no {pattern} files")
-            found.extend(matches)
-        elif path.exists():
-            found.append((str(path), Path(path.name)))
+        elif os.path.lexists(path):
+            add(path, Path(path.name), matches)
         elif glob.has_magic(item):
             parts = Path(item).parts
             fixed = next((i for i, part in enumerate(parts) if glob.has_magic(part)), len(parts))
             root = Path(*parts[:fixed]) if fixed else Path(".")
-            matches = [Path(p) for p in sorted(glob.glob(item, recursive=True)) if Path(p).is_file()]
-            if not matches:
+            for p in map(Path, sorted(glob.glob(item, recursive=True))):
+                # "a/../../T/x.txt" → "../T/x.txt": plan() refuses outputs outside -o.
+                add(p, Path(os.path.normpath(p.relative_to(root))), matches)
+            if not matches and len(problems) == reported:
                 problems.append(f"{item}: no file matches")
-            found.extend((str(p), p.relative_to(root)) for p in matches)
         else:
             problems.append(f"{path}: no such file or directory")
+        found.extend(matches)
     return found, problems
 
 
@@ -212,6 +239,11 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
     problems: list[str] = []
     seen: set[str] = set()
     for source, relative in found:
+        if output_dir is not None and (
+            relative.is_absolute() or ".." in relative.parts or not _inside(output_dir / relative, output_dir)
+        ):
+            problems.append(f"{source}: its output would be outside the output directory {output_dir}; skipped")
+            continue
         doc_id = relative.with_suffix("").as_posix()
         if doc_id in seen:
             problems.append(f"{source}: another input has the same name {doc_id!r}; skipped")
@@ -448,18 +480,16 @@ def deidentifier(settings: Settings) -> Deidentifier:
 def read_item(item: WorkItem, settings: Settings, stdin_data: bytes | None = None) -> str:
     """The text of an input; :class:`CorpusError` (path and reason, no content) if
     it cannot be used."""
-    if item.source == STDIN:
-        data = stdin_data if stdin_data is not None else sys.stdin.buffer.read()
-        if len(data) > settings.max_bytes:
-            raise CorpusError(f"<stdin>: {len(data)} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
-        return decode_text(data, "<stdin>", settings.encoding)
     try:
-        size = os.stat(item.source).st_size
-    except OSError as exc:
-        raise CorpusError(f"{item.source}: cannot read file ({exc.strerror or type(exc).__name__})") from None
-    if size > settings.max_bytes:
-        raise CorpusError(f"{item.source}: file is {size} bytes, over the limit of {settings.max_bytes} (--max-bytes)")
-    return read_text(item.source, settings.encoding)
+        if item.source != STDIN:
+            return read_text(item.source, settings.encoding, settings.max_bytes)
+        if stdin_data is None:
+            stdin_data = read_stream(sys.stdin.buffer, "<stdin>", settings.max_bytes)
+        elif len(stdin_data) > settings.max_bytes:
+            raise TooLarge(f"<stdin>: input is over the limit of {settings.max_bytes} bytes")
+        return decode_text(stdin_data, "<stdin>", settings.encoding)
+    except TooLarge as exc:
+        raise TooLarge(f"{exc} (--max-bytes)") from None
 
 
 def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, text: str) -> Outcome:
@@ -505,114 +535,57 @@ def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: by
         return [outcomes[i] for i in range(len(items))]
     order = sorted(texts)
     mode = mode_of(settings.fmt)
+    confidence = settings.fmt not in WITHOUT_CONFIDENCE
     try:
-        results = deid.deidentify_many([texts[i] for i in order], mode, [items[i].doc_id for i in order])
-        for i, result in zip(order, results, strict=True):
-            outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
-    except Exception:
+        # The chunk together (faster), within one document's time limit: chunks are
+        # small, and if it runs out each document gets its own limit below.
+        with time_limit(settings.doc_timeout):
+            results = deid.deidentify_many(
+                [texts[i] for i in order], mode, [items[i].doc_id for i in order], confidence
+            )
+            done = {i: _outcome(items[i], r, settings, deid, texts[i]) for i, r in zip(order, results, strict=True)}
+        outcomes.update(done)
+    except (Exception, DocumentTimeout):
         for i in order:  # find the culprit(s): one document at a time
             try:
-                result = deid.deidentify(texts[i], mode, items[i].doc_id)
-                outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+                with time_limit(settings.doc_timeout):
+                    result = deid.deidentify(texts[i], mode, items[i].doc_id, confidence)
+                    outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+            except DocumentTimeout:
+                reason = f"{items[i].source}: not de-identified within {settings.doc_timeout:g} s (--doc-timeout)"
+                outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
             except Exception as exc:
                 reason = f"{items[i].source}: internal error ({type(exc).__name__}) while de-identifying"
                 outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
     return [outcomes[i] for i in range(len(items))]
 
 
-# ----------------------------------------------------------------------------- key file
+class DocumentTimeout(BaseException):
+    """A document took longer than its time limit. A ``BaseException``, as
+    ``KeyboardInterrupt`` is, so that no ``except Exception`` on the way swallows it."""
 
 
-class KeyFile:
-    """The original → replacement records, one JSON line per document, in a file only
-    its owner can read or write (mode 0600). Records are appended as documents are
-    done; :meth:`compact` keeps the last record of each document (a run resumed
-    after a kill may have appended one twice) and drops a line cut by the kill.
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`DocumentTimeout` in the block once ``seconds`` (wall clock) have
+    passed. It interrupts Python code, and C code (CRFsuite, numpy, a regular
+    expression) once it returns. Only the main thread of a process can set the
+    alarm: elsewhere (Dask's worker threads) and with ``seconds <= 0`` there is no
+    limit."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
 
-    The workers of a distributed run append to shards of their own in
-    :meth:`shard_dir` (one file per partition, mode 0600, in a folder mode 0700),
-    which :meth:`absorb_shards` moves into the key file."""
+    def expire(signum: int, frame: object) -> None:
+        raise DocumentTimeout
 
-    def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        for stale in self.path.parent.glob(f".{glob.escape(self.path.name)}.*.tmp"):
-            stale.unlink(missing_ok=True)  # left by a compaction that was killed
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        os.fchmod(fd, 0o600)
-        self._file = os.fdopen(fd, "a", encoding="utf-8", newline="\n")
-        # A line left unfinished by a killed run must not swallow the next record.
-        if self.path.stat().st_size and not self.path.read_bytes().endswith(b"\n"):
-            self._file.write("\n")
-
-    def append(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-
-    def close(self) -> None:
-        self._file.close()
-
-    @staticmethod
-    def doc_ids(path: str | os.PathLike) -> set[str]:
-        """The documents that have a record in the key file at ``path`` (none if it
-        does not exist yet)."""
-        try:
-            return {record["doc_id"] for record in _key_records(path)}
-        except FileNotFoundError:
-            return set()
-
-    def compact(self) -> int:
-        """Rewrite the file atomically with one record per document, sorted by id;
-        returns the number of documents."""
-        records = {r["doc_id"]: json.dumps(r, ensure_ascii=False, sort_keys=True) for r in _key_records(self.path)}
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.writelines(records[k] + "\n" for k in sorted(records))
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return len(records)
-
-    @staticmethod
-    def shard_dir(path: str | os.PathLike) -> Path:
-        """The folder beside the key file at ``path`` where workers write their shards."""
-        path = Path(path)
-        return path.parent / f".{path.name}.parts"
-
-    def absorb_shards(self) -> int:
-        """Append every shard's records to this file (a line cut by a kill is dropped),
-        then delete the shards and their folder; returns the number of records."""
-        folder = self.shard_dir(self.path)
-        moved = 0
-        for shard in sorted(folder.glob("*.jsonl")):
-            lines = [json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in _key_records(shard)]
-            self._file.writelines(lines)
-            self._file.flush()
-            os.fsync(self._file.fileno())  # in the key file before the shard goes
-            shard.unlink()
-            moved += len(lines)
-        if folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-        return moved
-
-
-def _key_records(path: str | os.PathLike) -> list[dict[str, Any]]:
-    """The records of a key file or shard, skipping lines that are not a record with a
-    document id (a line cut short when a run was killed)."""
-    records = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
-                records.append(record)
-    return records
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ----------------------------------------------------------------------------- the run
@@ -807,9 +780,7 @@ class BatchRun:
         """The folder (mode 0700, beside the key file) where workers write key records."""
         if self.key_file is None:
             return None
-        folder = KeyFile.shard_dir(self.key_file)
-        folder.mkdir(mode=0o700, exist_ok=True)
-        return str(folder)
+        return str(KeyFile.make_shard_dir(self.key_file))
 
     def record(self, status: DocStatus) -> None:
         """Count and log what became of one document."""

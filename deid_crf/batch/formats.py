@@ -16,6 +16,8 @@ ANNOTATION_FORMATS = ("brat", "json", "conll")
 TEXT_FORMATS = (MASKED, SURROGATE)
 FORMATS = ANNOTATION_FORMATS + TEXT_FORMATS
 SUFFIXES = {"brat": ".ann", "json": ".json", "conll": ".conll", MASKED: ".txt", SURROGATE: ".txt"}
+# Formats that never show a span's confidence: tagged without computing it (faster).
+WITHOUT_CONFIDENCE = ("brat", "conll", MASKED, SURROGATE)
 
 
 def mode_of(fmt: str) -> str:

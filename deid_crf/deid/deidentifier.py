@@ -22,6 +22,7 @@ Everything outside the spans is copied unchanged, character for character.
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 from collections.abc import Callable, Iterable, Sequence
@@ -150,9 +151,14 @@ class Deidentifier:
             self._vocabulary = Vocabulary.default()
         return self._vocabulary
 
-    def find(self, texts: Sequence[str]) -> list[list[PHISpan]]:
-        """PHI spans of each text: the model's (with confidences) merged with the rules'."""
-        scored = self.tagger.tag_texts_with_confidence(list(texts))
+    def find(self, texts: Sequence[str], confidence: bool = True) -> list[list[PHISpan]]:
+        """PHI spans of each text: the model's (with confidences) merged with the rules'.
+        With ``confidence=False`` the model's spans (the same ones) are found faster,
+        without their confidences, which are then NaN: for outputs that do not show them."""
+        if confidence:
+            scored = self.tagger.tag_texts_with_confidence(list(texts))
+        else:
+            scored = [[(e, math.nan) for e in entities] for entities in self.tagger.tag_texts(list(texts))]
         return [
             self.rules.apply(text, [PHISpan(e.start, e.end, e.type, round(c, 4)) for e, c in entities])
             for text, entities in zip(texts, scored, strict=True)
@@ -182,27 +188,35 @@ class Deidentifier:
         )
 
         def surrogate(span: PHISpan) -> str:
-            line_start = text.rfind("\n", 0, span.start) + 1
-            return surrogates.replace(span.text, span.type, text[max(line_start, span.start - 40) : span.start])
+            # Up to 40 characters before the span on its line (searched in those 40
+            # only: a long single-line document is not scanned back once per span).
+            window = max(0, span.start - 40)
+            line_start = text.rfind("\n", window, span.start) + 1
+            return surrogates.replace(span.text, span.type, text[max(line_start, window) : span.start])
 
         new_text, done = replace_spans(text, spans, surrogate)
         return Result(doc_id, new_text, done, mode, surrogates.date_shift_days)
 
     def deidentify_many(
-        self, texts: Sequence[str], mode: str = SURROGATE, doc_ids: Sequence[str] | None = None
+        self,
+        texts: Sequence[str],
+        mode: str = SURROGATE,
+        doc_ids: Sequence[str] | None = None,
+        confidence: bool = True,
     ) -> list[Result]:
         """:meth:`deidentify` for several texts, tagged together (faster)."""
         doc_ids = list(doc_ids) if doc_ids is not None else [str(i) for i in range(len(texts))]
         if len(doc_ids) != len(texts):
             raise ValueError(f"{len(texts)} texts but {len(doc_ids)} document ids")
-        found = self.find(texts) if texts else []
+        found = self.find(texts, confidence) if texts else []
         return [self.apply(t, s, mode, d) for t, s, d in zip(texts, found, doc_ids, strict=True)]
 
-    def deidentify(self, text: str, mode: str = SURROGATE, doc_id: str = "") -> Result:
+    def deidentify(self, text: str, mode: str = SURROGATE, doc_id: str = "", confidence: bool = True) -> Result:
         """Find the PHI of ``text`` and mask or replace it (``mode``: masked,
         surrogate or annotate). ``doc_id`` names the document in key records and,
-        with the seed and the text, seeds its surrogates."""
-        return self.deidentify_many([text], mode, [doc_id])[0]
+        with the seed and the text, seeds its surrogates; ``confidence=False`` skips
+        the spans' confidences (NaN; the spans are the same)."""
+        return self.deidentify_many([text], mode, [doc_id], confidence)[0]
 
 
 def load(

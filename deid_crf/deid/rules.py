@@ -20,7 +20,7 @@ the rules under each priority (table in docs/results.md, "Rule layer").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from deid_crf.deid.recognizers.common import (
@@ -33,12 +33,12 @@ from deid_crf.deid.recognizers.common import (
     FAX,
     INSTITUTION,
     INSURANCE_ID,
-    LINE_BREAKS,
     OTHER_ID,
     OTHER_SUBJECT,
     PATIENT_ID,
     PHONE,
     PROTOCOL_ADDRESS,
+    SPAN_BREAKS,
     TERRITORY,
     URL,
     Match,
@@ -60,7 +60,7 @@ from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.gazetteers.spanish import PARTICLES
-from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
+from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, Coverage, PHISpan, combine
 
 __all__ = [
     "DEFAULT_OTHER",
@@ -92,11 +92,11 @@ __all__ = [
 
 
 def _within_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """``[start, end)`` cut at its line breaks into non-empty pieces without
+    """``[start, end)`` cut at its line breaks and tabs into non-empty pieces without
     surrounding spaces (the recognizers' patterns never cross a line; this is the
-    guarantee for any pattern that would)."""
+    guarantee for any pattern that would, and keeps BRAT's tab out of spans)."""
     pieces, cursor = [], start
-    for cut in [*(m.start() for m in LINE_BREAKS.finditer(text, start, end)), end]:
+    for cut in [*(m.start() for m in SPAN_BREAKS.finditer(text, start, end)), end]:
         a, b = cursor, cut
         while a < b and text[a].isspace():
             a += 1
@@ -168,15 +168,48 @@ def propagate_names(text: str, spans: Sequence[PHISpan], types: Sequence[str] = 
                 names.setdefault(part, span)
     if not names:
         return list(spans)
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?!\w)")
     out = list(spans)
-    taken = sorted((s.start, s.end) for s in spans)
-    for m in pattern.finditer(text):
-        if any(a < m.end() and m.start() < b for a, b in taken):
+    taken = Coverage((s.start, s.end) for s in spans)
+    for start, end in _name_occurrences(text, names):
+        if taken.overlaps(start, end):
             continue
-        name = names[m.group()]
-        out.append(PHISpan(m.start(), m.end(), name.type, name.confidence, PROPAGATED))
+        name = names[text[start:end]]
+        out.append(PHISpan(start, end, name.type, name.confidence, PROPAGATED))
     return sorted(out)
+
+
+_WORD = re.compile(r"\w")
+_END = ""  # marks, in the trie of names, a node where a name ends
+
+
+def _name_occurrences(text: str, names: Iterable[str]) -> Iterator[tuple[int, int]]:
+    r"""``(start, end)`` of the occurrences of ``names`` in ``text`` that neither begin
+    nor end inside a word, scanning left to right: at each place the longest name
+    wins and the scan goes on after it (what ``re.finditer`` over
+    ``(?<!\w)(?:longest|…|shortest)(?!\w)`` finds). A trie of the names is walked
+    from each word start that opens one, so the cost does not grow with their number."""
+    trie: dict[str, dict] = {}
+    for name in names:
+        node = trie
+        for char in name:
+            node = node.setdefault(char, {})
+        node[_END] = {}
+    openers = "".join(sorted(c for c in trie if c != _END))
+    if not openers:
+        return
+    n, resume = len(text), 0
+    for m in re.finditer(f"(?<!\\w)[{re.escape(openers)}]", text):
+        start = m.start()
+        if start < resume:
+            continue
+        node, i, end = trie, start, 0
+        while i < n and (node := node.get(text[i])) is not None:
+            i += 1
+            if _END in node and not _WORD.match(text, i):
+                end = i
+        if end:
+            yield start, end
+            resume = end
 
 
 @dataclass
@@ -209,7 +242,7 @@ class RuleLayer:
 
     def find(self, text: str) -> list[PHISpan]:
         """Every recognizer's spans (they may overlap one another), none across a
-        line break."""
+        line break or a tab."""
         if not self.active:
             return []
         spans = {

@@ -373,12 +373,13 @@ def identifier_like(text: str, rng: random.Random) -> str:
             new = _pattern_like(m["num"], rng)
             value = prefix_value + int(new.replace(".", ""))
             return f"{m['pre']}{m['sep0']}{new}{m['sep']}{dni_letter(value)}"
-    digits = re.sub(r"\D", "", text)
+    # Decimal digits (what ``\d`` and ``int`` read) carry the check; other characters
+    # that ``str.isdigit`` accepts ("❶", "²") get a new digit too, and nothing else moves.
+    digits = "".join(c for c in text if c.isdecimal())
     if nass_is_valid(digits):
         body = _pattern_like(digits[:10], rng, keep_prefix=0)
-        new = body + f"{int(body) % 97:02d}"
-        it = iter(new)
-        return "".join(next(it) if c.isdigit() else c for c in text)
+        it = iter(body + f"{int(body) % 97:02d}")
+        return "".join(next(it) if c.isdecimal() else str(rng.randint(0, 9)) if c.isdigit() else c for c in text)
     m = _COLLEGIATE_SHAPE.match(text)
     if m:
         province = f"{rng.randint(1, 52):02d}"

@@ -70,7 +70,7 @@ class AttributeCodes:
                 keep = self.codes != self.omit
                 ends = np.cumsum(keep.sum(axis=1)).tolist()
                 kept = strings[(self.codes + starts)[keep]].tolist()
-                rows = [kept[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+                rows = [kept[a:b] for a, b in zip([0, *ends][: len(ends)], ends, strict=True)]
             return [rows[a:b] for a, b in self.sent_bounds.tolist()]
 
 

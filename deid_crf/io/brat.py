@@ -9,11 +9,14 @@ because that text is protected health information.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from deid_crf.io.files import CorpusError, atomic_write_text, read_text
-from deid_crf.text.document import Document, Entity
+from deid_crf.text.document import SPAN_BREAKS, Document, Entity
+
+_SPAN_BREAK = re.compile(f"[{re.escape(SPAN_BREAKS)}]")
 
 
 def parse_ann(ann: str, text: str, name: str) -> list[Entity]:
@@ -78,10 +81,16 @@ def read_splits(root: str | os.PathLike, splits: Sequence[str]) -> list[Document
 
 
 def format_ann(entities: Iterable[Entity], text: str) -> str:
-    """Render entities as BRAT ``T`` lines (numbered in order of appearance)."""
-    lines = [
-        f"T{i}\t{e.type} {e.start} {e.end}\t{text[e.start : e.end]}\n" for i, e in enumerate(sorted(entities), start=1)
-    ]
+    """Render entities as BRAT ``T`` lines (numbered in order of appearance).
+    ``ValueError`` (offsets and type only) for an entity holding a tab or line break
+    (:data:`~deid_crf.text.document.SPAN_BREAKS`), which no BRAT reader could read
+    back: the taggers and rules never produce one."""
+    lines = []
+    for i, e in enumerate(sorted(entities), start=1):
+        span = text[e.start : e.end]
+        if _SPAN_BREAK.search(span):
+            raise ValueError(f"entity {e.start}-{e.end} ({e.type}) holds a tab or line break: not writable as BRAT")
+        lines.append(f"T{i}\t{e.type} {e.start} {e.end}\t{span}\n")
     return "".join(lines)
 
 

@@ -3,13 +3,20 @@ writes that never leave a half-written file. Errors name the file, never its con
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 
 class CorpusError(ValueError):
     """A corpus file is missing, unreadable or malformed. The message holds no PHI."""
+
+
+class TooLarge(CorpusError):
+    """An input holds more bytes than the limit it is read with."""
 
 
 # Files larger than this are refused rather than read into memory whole; clinical notes
@@ -17,21 +24,85 @@ class CorpusError(ValueError):
 MAX_TEXT_BYTES = 50 * 1024 * 1024
 
 
-def read_text(path: str | os.PathLike, encoding: str = "utf-8") -> str:
+def read_text(path: str | os.PathLike, encoding: str = "utf-8", max_bytes: int = MAX_TEXT_BYTES) -> str:
     """Read a document's text exactly as BRAT offsets count it (BOM kept, no newline
-    translation). Raises :class:`CorpusError` for unreadable, binary, oversized or
-    wrongly encoded files."""
-    path = Path(path)
+    translation). Raises :class:`CorpusError` for unreadable, binary, oversized
+    (over ``max_bytes``), wrongly encoded or non-regular files (:func:`read_bytes`)."""
+    return decode_text(read_bytes(path, max_bytes), str(path), encoding)
+
+
+def file_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be read as a document, or None when it is a regular file
+    (through links): a dangling link, a link loop, a FIFO, device, socket or folder."""
     try:
-        size = path.stat().st_size
-        if size > MAX_TEXT_BYTES:
-            raise CorpusError(f"{path}: file is {size} bytes, over the {MAX_TEXT_BYTES}-byte limit")
-        data = path.read_bytes()
-    except CorpusError:
-        raise
+        st = os.stat(path)
+    except OSError as exc:
+        return _stat_problem(path, exc)
+    return None if stat.S_ISREG(st.st_mode) else f"not a regular file ({_kind(st.st_mode)})"
+
+
+def read_bytes(path: str | os.PathLike, max_bytes: int) -> bytes:
+    """The bytes of the regular file at ``path``, reading at most ``max_bytes + 1``
+    whatever size the file reports. :class:`CorpusError` (naming the file) when it
+    is not a regular file, is larger than ``max_bytes``, or cannot be read; a FIFO
+    or device is refused before anything is read from it."""
+    problem = file_problem(path)
+    if problem is not None:
+        raise CorpusError(f"{path}: {problem}")
+    try:
+        # O_NONBLOCK: should a FIFO take the file's place meanwhile, opening it does not hang.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise CorpusError(f"{path}: {_stat_problem(path, exc)}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise CorpusError(f"{path}: not a regular file ({_kind(st.st_mode)})")
+        chunks, left = [], max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
     except OSError as exc:
         raise CorpusError(f"{path}: cannot read file ({exc.strerror or type(exc).__name__})") from None
-    return decode_text(data, str(path), encoding)
+    finally:
+        os.close(fd)
+    if left <= 0:
+        raise TooLarge(f"{path}: file is over the limit of {max_bytes} bytes")
+    return b"".join(chunks)
+
+
+def read_stream(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` from ``stream`` (standard input); :class:`TooLarge`
+    when it holds more (only ``max_bytes + 1`` bytes are read)."""
+    data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise TooLarge(f"{name}: input is over the limit of {max_bytes} bytes")
+    return data
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file"
+
+
+def _stat_problem(path: str | os.PathLike, exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop"
+    if isinstance(exc, FileNotFoundError) and os.path.islink(path):
+        return "dangling symbolic link (its target does not exist)"
+    if exc.errno == errno.ENXIO:  # opening a socket
+        return "not a regular file (a socket)"
+    return f"cannot read file ({exc.strerror or type(exc).__name__})"
 
 
 def decode_text(data: bytes, name: str, encoding: str = "utf-8") -> str:

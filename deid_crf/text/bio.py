@@ -2,18 +2,20 @@
 
 Decoding applies the BIO repair of Cotik et al. (2019): an ``I-X`` that follows
 ``O`` or another type starts a new entity (becomes ``B-X``). Entities never cross
-a sentence boundary and offsets always come from token offsets, so they lie in
-the text.
+a sentence boundary nor a tab or line break between tokens
+(:data:`~deid_crf.text.document.SPAN_BREAKS`: an entity is cut there), and offsets
+always come from token offsets, so they lie in the text.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from deid_crf.text.document import Entity
+from deid_crf.text.document import SPAN_BREAKS, Entity
 from deid_crf.text.table import TokenTable
 
 OUTSIDE = "O"
@@ -108,6 +110,23 @@ def repair(labels: np.ndarray, table: TokenTable) -> np.ndarray:
     return fixed
 
 
+_SPAN_BREAK = re.compile(f"[{re.escape(SPAN_BREAKS)}]")
+_SPAN_BREAK_CODES = np.array([ord(c) for c in SPAN_BREAKS], dtype=np.uint32)
+
+
+def _after_span_break(table: TokenTable) -> np.ndarray:
+    """True for every token with a tab or line break between it and the token before."""
+    after = np.zeros(len(table), dtype=bool)
+    for d, text in enumerate(table.texts):
+        a, b = table.doc_bounds[d]
+        if b - a < 2 or not _SPAN_BREAK.search(text):
+            continue
+        is_break = np.isin(np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32), _SPAN_BREAK_CODES)
+        seen = np.concatenate(([0], np.cumsum(is_break)))  # breaks before each offset
+        after[a + 1 : b] = seen[table.start[a + 1 : b]] > seen[table.end[a : b - 1]]
+    return after
+
+
 def decode(table: TokenTable, labels: np.ndarray) -> list[list[Entity]]:
     """Entities of every document from per-token BIO labels (repaired on the way)."""
     result: list[list[Entity]] = [[] for _ in range(len(table.texts))]
@@ -117,8 +136,7 @@ def decode(table: TokenTable, labels: np.ndarray) -> list[list[Entity]]:
     if len(labels) == 0:
         return result
     type_ids, is_b, names = _split_labels(labels)
-    sentence_starts = table.sentence_starts()
-    begins = _begins(type_ids, is_b, sentence_starts)
+    begins = _begins(type_ids, is_b, table.sentence_starts() | _after_span_break(table))
     inside = type_ids >= 0
     # A token ends an entity when the next token does not continue it.
     next_continues = np.concatenate((inside[1:] & ~begins[1:], [False]))

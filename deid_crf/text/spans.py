@@ -10,8 +10,10 @@ entity type, and always returns sorted, non-overlapping spans.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 
 from deid_crf.text.document import Entity
 
@@ -56,12 +58,82 @@ class PHISpan:
 
 def non_overlapping(spans: Iterable[PHISpan]) -> list[PHISpan]:
     """Greedy choice of non-overlapping spans: longest first, then earliest, then by
-    type name; returned in text order. Deterministic for any input order."""
-    chosen: list[PHISpan] = []
-    for span in sorted(spans, key=lambda s: (s.start - s.end, s.start, s.type)):
-        if not any(span.overlaps(c) for c in chosen):
-            chosen.append(span)
-    return sorted(chosen)
+    type name (then input order); returned in text order. Deterministic for any input
+    order; O(n log n) (:func:`first_fit`)."""
+    ordered = sorted(spans, key=lambda s: (s.start - s.end, s.start, s.type))
+    return sorted(ordered[i] for i in first_fit([(s.start, s.end) for s in ordered]))
+
+
+def first_fit(intervals: Sequence[tuple[int, int]]) -> list[int]:
+    """Indices, in order, of the intervals (``start <= end``) kept when each in turn is
+    kept unless it overlaps one kept before. ``[a, b)`` and ``[c, d)`` overlap when ``a < d`` and
+    ``c < b`` (:meth:`PHISpan.overlaps`), so an empty interval overlaps only those
+    strictly around it.
+
+    O(n log n): the line is cut at every interval end into points and the segments
+    between them; Fenwick trees count the segments and inner points that kept
+    intervals cover, and the points of kept empty intervals, so each test is a few
+    range counts and each segment or point is covered at most once."""
+    points = sorted({p for interval in intervals for p in interval})
+    index = {p: i for i, p in enumerate(points)}
+    segments = _Counts(len(points))  # segment i: from point i to point i + 1
+    inner = _Counts(len(points))  # points strictly inside a kept interval
+    empty = _Counts(len(points))  # points of kept empty intervals
+    kept = []
+    for i, (start, end) in enumerate(intervals):
+        first, last = index[start], index[end]
+        if first > last:
+            raise ValueError(f"interval {i} ends before it starts ({start}-{end})")
+        if first == last:
+            if inner.total(first, first + 1) == 0:
+                empty.add_each(first, first + 1)
+                kept.append(i)
+        elif segments.total(first, last) == 0 and empty.total(first + 1, last) == 0:
+            segments.add_each(first, last)
+            inner.add_each(first + 1, last)
+            kept.append(i)
+    return kept
+
+
+class _Counts:
+    """A Fenwick tree of counts on ``n`` positions: add one to each of a range, sum a range."""
+
+    def __init__(self, n: int):
+        self._tree = [0] * (n + 1)
+
+    def _prefix(self, i: int) -> int:  # the counts of positions < i
+        tree, total = self._tree, 0
+        while i > 0:
+            total += tree[i]
+            i &= i - 1
+        return total
+
+    def total(self, first: int, last: int) -> int:
+        """The counts of positions ``first`` … ``last - 1``."""
+        return self._prefix(last) - self._prefix(first) if first < last else 0
+
+    def add_each(self, first: int, last: int) -> None:
+        """Add one to each position ``first`` … ``last - 1``."""
+        tree, n = self._tree, len(self._tree)
+        for i in range(first + 1, last + 1):
+            while i < n:
+                tree[i] += 1
+                i += i & -i
+
+
+class Coverage:
+    """Whether an interval overlaps any of a fixed set of intervals (as
+    :func:`first_fit` counts overlap), in O(log n): sorted by start, with the furthest
+    end reached so far."""
+
+    def __init__(self, intervals: Iterable[tuple[int, int]]):
+        ordered = sorted(intervals)
+        self._starts = [a for a, _ in ordered]
+        self._reach = list(accumulate((b for _, b in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        k = bisect_left(self._starts, end)  # the intervals that start before ``end``
+        return k > 0 and self._reach[k - 1] > start
 
 
 def _join(cluster: Sequence[PHISpan]) -> PHISpan:
@@ -92,11 +164,25 @@ def _union(spans: Iterable[PHISpan]) -> list[PHISpan]:
     return out
 
 
-def _pieces_outside(span: PHISpan, blockers: Sequence[PHISpan], text: str) -> list[PHISpan]:
+class _Blockers:
+    """Spans that do not overlap one another, sorted: their starts and their ends then
+    both rise, so the ones a span overlaps are a run found by two binary searches."""
+
+    def __init__(self, spans: Iterable[PHISpan]):
+        self.spans = sorted(spans)
+        self.starts = [s.start for s in self.spans]
+        self.ends = [s.end for s in self.spans]
+
+    def overlapping(self, span: PHISpan) -> list[PHISpan]:
+        """The blockers ``span`` overlaps, in text order."""
+        return self.spans[bisect_right(self.ends, span.start) : bisect_left(self.starts, span.end)]
+
+
+def _pieces_outside(span: PHISpan, blockers: _Blockers, text: str) -> list[PHISpan]:
     """The parts of ``span`` that no blocker covers, each trimmed to start and end on
     an alphanumeric character; parts with fewer than two alphanumeric characters (a
     stray ``E`` of ``E-28046``, a digit) are dropped."""
-    overlapping = sorted(b for b in blockers if b.overlaps(span))
+    overlapping = blockers.overlapping(span)
     if not overlapping:
         return [span]
     pieces, cursor = [], span.start
@@ -156,9 +242,11 @@ def combine(
 
     winners = [r for r in rules if policy(r.type) == RULES_FIRST]
     if winners:
-        spans = [piece for s in spans for piece in _pieces_outside(s, winners, text)] + winners
+        blockers = _Blockers(winners)
+        spans = [piece for s in spans for piece in _pieces_outside(s, blockers, text)] + winners
     fillers = [r for r in rules if policy(r.type) == MODEL_FIRST]
     if fillers:
-        spans = spans + [piece for r in fillers for piece in _pieces_outside(r, spans, text)]
+        blockers = _Blockers(spans)
+        spans = spans + [piece for r in fillers for piece in _pieces_outside(r, blockers, text)]
     united = [r for r in rules if policy(r.type) == UNION]
     return _union([*spans, *united]) if united else sorted(spans)

@@ -3,8 +3,10 @@
 Tokens never swallow a final full stop (``H.`` → ``H`` ``.``), so PHI spans that
 end before a stop stay token-aligned. Numbers keep internal separators
 (``03/03/1946``, ``1.16``, ``5-7``), e-mails and URLs are single tokens, and words
-glued at a lower→upper case join are split (``CuéllarNºCol``). A newline always
-ends a sentence (MEDDOCAN headers are one field per line); ``.``, ``?`` and ``!``
+glued at a lower→upper case join are split (``CuéllarNºCol``). A line break (any
+that ``str.splitlines`` knows: ``\n``, ``\r``, ``\v``, ``\f``, ``\x1c``–``\x1e``,
+U+0085, U+2028, U+2029) always ends a line and a sentence (MEDDOCAN headers are one
+field per line); ``.``, ``?`` and ``!``
 end one when the next token starts a new sentence and the stop does not follow an
 abbreviation or an initial.
 """
@@ -18,6 +20,7 @@ import numpy as np
 
 from deid_crf.config import TokenizerConfig
 from deid_crf.gazetteers.spanish import NUMBER, OTHER, WORD_JOINED, WORD_SPLIT
+from deid_crf.text.document import LINE_BREAKS
 from deid_crf.text.table import TokenTable
 
 # "E-mail.x@y.es": the field label glued to an address is its own token.
@@ -31,6 +34,7 @@ def _token_pattern(split_case_joins: bool) -> re.Pattern[str]:
     return re.compile("|".join((_MAIL_LABEL, _EMAIL, _URL, NUMBER, word, OTHER)))
 
 
+_LINE_BREAKS = np.array([ord(c) for c in LINE_BREAKS], dtype=np.uint32)
 _SENTENCE_FINAL = np.array([ord(c) for c in ".?!…"], dtype=np.uint32)
 _SENTENCE_OPENING = np.array([ord(c) for c in "¿¡(\"«'[-•*"], dtype=np.uint32)
 _MAX_TABLE = 0x2000
@@ -95,7 +99,7 @@ class Tokenizer:
         if n == 0:
             return np.zeros(0, np.int32), np.zeros(0, np.int64)
         cps = code_points(text)
-        newlines = np.flatnonzero(cps == 10)
+        newlines = np.flatnonzero(np.isin(cps, _LINE_BREAKS))
         line = np.searchsorted(newlines, spans[:, 0]).astype(np.int32)
         is_end = np.zeros(n, dtype=bool)
         is_end[-1] = True

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from deid_crf.text import document as text_document
+
 Match = tuple[int, int, str]  # start, end, entity type
 
 # MEDDOCAN entity types the recognizers produce. URL_WEB, DIREC_PROT_INTERNET and
@@ -31,8 +33,10 @@ INSTITUTION = "INSTITUCION"
 DATE = "FECHAS"
 
 # Spaces that do not break a line.
-SP = r"[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
-LINE_BREAKS = re.compile(r"[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+SP = rf"[^\S{re.escape(text_document.LINE_BREAKS)}]"
+LINE_BREAKS = re.compile(f"[{re.escape(text_document.LINE_BREAKS)}]")
+# Where a span is cut: a line break or a tab (BRAT's field separator).
+SPAN_BREAKS = re.compile(f"[{re.escape(text_document.SPAN_BREAKS)}]")
 
 
 def line_before(text: str, start: int, width: int) -> str:

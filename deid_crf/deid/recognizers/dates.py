@@ -40,6 +40,7 @@ from deid_crf.gazetteers.spanish import (
     SEPTEMBER_VARIANTS,
     WEEKDAYS,
 )
+from deid_crf.text.spans import first_fit
 
 Span = tuple[int, int]
 
@@ -205,10 +206,6 @@ _FINDERS: tuple[Callable[[str], Iterator[Span]], ...] = (
 
 def find_dates(text: str) -> Iterator[Match]:
     """Dates (see the module docstring for the forms found)."""
-    taken: list[Span] = []
-    for finder in _FINDERS:
-        for start, end in finder(text):
-            if not any(a < end and start < b for a, b in taken):
-                taken.append((start, end))
-    for start, end in sorted(taken):
+    found = [span for finder in _FINDERS for span in finder(text)]
+    for start, end in sorted(found[i] for i in first_fit(found)):
         yield start, end, DATE

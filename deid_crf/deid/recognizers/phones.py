@@ -37,6 +37,7 @@ import phonenumbers
 from phonenumbers import Leniency, PhoneNumberMatcher
 
 from deid_crf.deid.recognizers.common import FAX, PHONE, SP, Match, line_before, lines
+from deid_crf.text.spans import Coverage
 
 _REGION = "ES"
 _LABEL_WIDTH = 40  # how far before a number its label may be, on the same line
@@ -118,22 +119,18 @@ def _matched_numbers(text: str) -> Iterator[Match]:
             yield first, end, type_ or PHONE
 
 
-def _labelled_numbers(text: str, taken: list[tuple[int, int]]) -> Iterator[Match]:
+def _labelled_numbers(text: str, taken: Coverage) -> Iterator[Match]:
     """Digit strings right after a phone label that phonenumbers did not read."""
     for m in _LABELLED_NUMBER.finditer(text):
         before = line_before(text, m.start(), _LABEL_WIDTH)
-        if _LABEL_END.search(before) and not any(a < m.end() and m.start() < b for a, b in taken):
+        if _LABEL_END.search(before) and not taken.overlaps(m.start(), m.end()):
             yield m.start(1), m.end(), _phone_type(before) or PHONE
 
 
 def find_phones(text: str) -> Iterator[Match]:
     """Phone, fax and pager numbers (see the module docstring for what is kept)."""
     found = list(_matched_numbers(text))
-    found += _labelled_numbers(text, [(a, b) for a, b, _ in found])
-    taken = [(a, b) for a, b, _ in found]
-    found += [
-        (m.start(1), m.end(), PHONE)
-        for m in _PAGER.finditer(text)
-        if not any(a < m.end() and m.start(1) < b for a, b in taken)
-    ]
+    found += _labelled_numbers(text, Coverage((a, b) for a, b, _ in found))
+    taken = Coverage((a, b) for a, b, _ in found)
+    found += [(m.start(1), m.end(), PHONE) for m in _PAGER.finditer(text) if not taken.overlaps(m.start(1), m.end())]
     yield from sorted(found)

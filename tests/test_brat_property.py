@@ -1,0 +1,93 @@
+"""Fuzzed documents through the real pipeline (tiny model, rule layer, name
+propagation) in every output format: BRAT output always reads back, offsets always
+hold, and no exception message quotes the input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from deid_crf.batch.engine import Settings, deidentifier
+from deid_crf.batch.formats import FORMATS, mode_of, render
+from deid_crf.io.brat import parse_ann, read_document, write_document
+from deid_crf.text.document import SPAN_BREAKS, Document
+
+# Pieces the tiny model and the rules find PHI in, glued by every kind of separator.
+PHI_PIECES = [
+    "Nombre: ",
+    "Apellidos: ",
+    "NHC: ",
+    "Fecha de ingreso: ",
+    "Zebulonio",
+    "Quirtanilla Mofrejo",
+    "368503",
+    "03/03/1946",
+    "Tel. 630 75 89 15",
+    "NASS: 28 12345678 40",
+    "Sr. Quirtanilla",
+    ".",
+]
+SEPARATORS = [*SPAN_BREAKS, " ", "\r\n", "\u00a0", "\t\t"]
+DOCUMENTS = st.lists(
+    st.one_of(st.sampled_from(PHI_PIECES), st.sampled_from(SEPARATORS), st.text(max_size=6)), max_size=24
+).map("".join)
+
+
+@pytest.fixture(scope="module")
+def deid(tiny_model_dir):
+    return deidentifier(Settings(model_dir=str(tiny_model_dir), fmt="brat"))
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("brat")
+
+
+def check_all_formats(deid, text: str, folder: Path) -> None:
+    tokenizer = deid.tagger.tokenizer()
+    for fmt in FORMATS:
+        try:
+            result = deid.deidentify(text, mode_of(fmt), "fuzz")
+            output = render(result, fmt, tokenizer)
+        except Exception as exc:  # the message must not quote the document
+            assert not any(word in str(exc) for word in text.split() if len(word) > 3)
+            raise
+        spans = [(s.start, s.end, s.type) for s in result.spans]
+        assert spans == sorted(spans) and all(0 <= a < b <= len(text) for a, b, _ in spans)
+        if fmt == "brat":
+            assert [(e.start, e.end, e.type) for e in parse_ann(output, text, "fuzz.ann")] == spans
+            lines = output.splitlines()  # readers that split at every Unicode line break
+            assert len(lines) == len(spans) and all(len(line.split("\t")) == 3 for line in lines)
+            assert not any(c in text[a:b] for a, b, _ in spans for c in SPAN_BREAKS)
+            write_document(Document("fuzz", text, [s.entity for s in result.spans]), folder)
+            assert read_document(folder / "fuzz.txt") == Document("fuzz", text, [s.entity for s in result.spans])
+        elif fmt == "json":
+            for e in json.loads(output)["entities"]:
+                assert text[e["start"] : e["end"]] == e["text"]
+        elif fmt == "conll":
+            for line in output.split("\n"):
+                if line:
+                    token, start, end, _ = line.split("\t")
+                    assert text[int(start) : int(end)] == token
+        else:  # masked, surrogate: every character outside the spans is kept
+            cursor_in = cursor_out = 0
+            for span, (a, b, _) in zip(result.spans, result.output_spans(), strict=True):
+                assert text[cursor_in : span.start] == output[cursor_out:a] and output[a:b] == span.replacement
+                cursor_in, cursor_out = span.end, b
+            assert text[cursor_in:] == output[cursor_out:]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(DOCUMENTS)
+@example("Apellidos: Quirtanilla\tMofrejo.\n")
+@example("Nombre: Juan\tPérez García.\n")
+@example("Apellidos: Quirtanilla\x85Mofrejo.\rNHC: 368503\u2028.")
+@example("Apellidos: Quirtanilla\x0bMofrejo\x0c\x1c\x1d\x1e\u2029.")
+@example("")
+@example(" \t ")
+def test_fuzzed_documents_in_every_format(deid, folder, text):
+    check_all_formats(deid, text, folder)
