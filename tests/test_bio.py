@@ -108,6 +108,23 @@ def test_entities_never_cross_a_sentence_boundary():
     assert bio.decode(table, encoded) == [[span(text, "Madrid", "TERRITORIO"), span(text, "Centro", "TERRITORIO")]]
 
 
+def test_entities_never_hold_a_layout_separator():
+    text = "HOSPITAL VIRGEN MACARENA — SEVILLA\nCAP Sant Roc · C/ Mayor, 3\n| Juan | hijo |"
+    table = tokenize([text])
+    tags = {"HOSPITAL": "B-H", "VIRGEN": "I-H", "MACARENA": "I-H", "SEVILLA": "I-H", "CAP": "B-C", "Juan": "B-N"}
+    tags |= {"Sant": "I-C", "Roc": "I-C", "C": "I-C", "/": "I-C", "Mayor": "I-C", ",": "I-C", "3": "I-C"}
+    tags |= {"—": "I-H", "·": "I-C", "|": "I-N", "hijo": "I-N"}
+    (entities,) = bio.decode(table, labels(*(tags[t] for t in table.tokens.tolist())))
+    assert [(text[e.start : e.end], e.type) for e in entities] == [
+        ("HOSPITAL VIRGEN MACARENA", "H"),
+        ("SEVILLA", "H"),
+        ("CAP Sant Roc", "C"),
+        ("C/ Mayor, 3", "C"),
+        ("Juan", "N"),
+        ("hijo", "N"),
+    ]
+
+
 def test_decode_checks_label_count():
     table = one_line_table(["a", "b"], [2])
     with pytest.raises(ValueError, match="1 labels for 2 tokens"):

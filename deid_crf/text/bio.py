@@ -3,7 +3,8 @@
 Decoding applies the BIO repair of Cotik et al. (2019): an ``I-X`` that follows
 ``O`` or another type starts a new entity (becomes ``B-X``). Entities never cross
 a sentence boundary nor a tab or line break between tokens
-(:data:`~deid_crf.text.document.SPAN_BREAKS`: an entity is cut there), and offsets
+(:data:`~deid_crf.text.document.SPAN_BREAKS`: an entity is cut there), never hold a
+layout separator token (:data:`LAYOUT_SEPARATORS`: ``—``, ``·``, ``|``…), and offsets
 always come from token offsets, so they lie in the text.
 """
 
@@ -110,6 +111,9 @@ def repair(labels: np.ndarray, table: TokenTable) -> np.ndarray:
     return fixed
 
 
+# Tokens that separate the fields of a header or a table and never belong to an entity
+# (no MEDDOCAN train or dev entity holds one).
+LAYOUT_SEPARATORS = np.array(["—", "–", "·", "|", "•", "¦"], dtype=object)
 _SPAN_BREAK = re.compile(f"[{re.escape(SPAN_BREAKS)}]")
 _SPAN_BREAK_CODES = np.array([ord(c) for c in SPAN_BREAKS], dtype=np.uint32)
 
@@ -136,6 +140,9 @@ def decode(table: TokenTable, labels: np.ndarray) -> list[list[Entity]]:
     if len(labels) == 0:
         return result
     type_ids, is_b, names = _split_labels(labels)
+    # A layout separator ("HOSPITAL X — SEVILLA", "CAP X · C/ Y", "| Juan | hijo |") is
+    # outside every entity: what stands on either side of it is two entities at most.
+    type_ids = np.where(np.isin(table.tokens, LAYOUT_SEPARATORS), -1, type_ids)
     begins = _begins(type_ids, is_b, table.sentence_starts() | _after_span_break(table))
     inside = type_ids >= 0
     # A token ends an entity when the next token does not continue it.

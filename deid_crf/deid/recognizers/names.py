@@ -17,11 +17,12 @@ motes, alias"), added by :func:`nicknames_after_names`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
-from deid_crf.deid.recognizers.common import SP
+from deid_crf.deid.recognizers.common import LINE_BREAKS, SP
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, TITLE_WORDS, UPPER, normalize
-from deid_crf.text.spans import RULE, PHISpan
+from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA")
 
@@ -30,7 +31,9 @@ _GIVEN = re.compile(
     rf"{SP}*,{SP}*(?P<given>{_WORD}(?:{SP}+(?:(?:del|de{SP}+la|de{SP}+los){SP}+)?{_WORD}){{0,3}})"
     rf"(?={SP}*(?:[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|$)|{SP}{{2,}}|{SP}*[·|—–(\[]|{SP}+-{SP})"
 )
-# What may stand before the surnames on their line: nothing, or a label without digits.
+# What may stand before the surnames on their line: nothing, or a label without digits
+# of at most _LABEL_WIDTH characters.
+_LABEL_WIDTH = 60
 _LABEL_BEFORE = re.compile(r"(?:[^\W\d_][^\d\n:]*?(?::|\.{2,}|\s{2,})\s*)?$")
 _NOT_GIVEN = INSTITUTION_WORDS | TITLE_WORDS | {"servicio", "unidad", "seccion", "jefe", "medico", "enfermera"}
 
@@ -44,15 +47,19 @@ def _case_agrees(surnames: str, given: str) -> bool:
 def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` plus the given name after each surname-first name (see the module)."""
     out = list(spans)
-    taken = sorted((s.start, s.end) for s in spans)
+    coverage = Coverage((s.start, s.end) for s in spans)
+    line_ends: list[int] | None = None  # where each line after the first starts, found once
     for span in spans:
         if span.type not in NAME_TYPES:
             continue
         m = _GIVEN.match(text, span.end)
         if not m:
             continue
-        line_start = max(text.rfind("\n", 0, span.start), text.rfind("\r", 0, span.start)) + 1
-        if not _LABEL_BEFORE.fullmatch(text, line_start, span.start):
+        if line_ends is None:
+            line_ends = [m.end() for m in LINE_BREAKS.finditer(text)]
+        k = bisect_right(line_ends, span.start)
+        line_start = line_ends[k - 1] if k else 0
+        if span.start - line_start > _LABEL_WIDTH or not _LABEL_BEFORE.fullmatch(text, line_start, span.start):
             continue
         start, end = m.span("given")
         given = m.group("given")
@@ -60,7 +67,7 @@ def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan
             continue
         if any(normalize(word) in _NOT_GIVEN for word in given.split() if word[0].isupper()):
             continue
-        if any(a < end and start < b for a, b in taken):
+        if coverage.overlaps(start, end):
             continue
         out.append(PHISpan(start, end, span.type, span.confidence, RULE))
     return sorted(out)
@@ -73,7 +80,7 @@ _CLOSING = {'"': '"', "«": "»", "“": "”", "'": "'", "‘": "’"}
 def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` plus the quoted nickname right after each name (see the module)."""
     out = list(spans)
-    taken = sorted((s.start, s.end) for s in spans)
+    coverage = Coverage((s.start, s.end) for s in spans)
     for span in spans:
         if span.type not in NAME_TYPES:
             continue
@@ -81,7 +88,7 @@ def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         if not m or _CLOSING[m.group("open")] != m.group("close"):
             continue
         start, end = m.span("nick")
-        if any(a < end and start < b for a, b in taken):
+        if coverage.overlaps(start, end):
             continue
         out.append(PHISpan(start, end, span.type, span.confidence, RULE))
     return sorted(out)

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers.common import SP, TERRITORY, Match
 from deid_crf.gazetteers.spanish import UPPER
-from deid_crf.text.spans import RULE, PHISpan
+from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 COUNTRY = "PAIS"
 
@@ -43,23 +43,24 @@ def find_neighbourhoods(text: str) -> Iterator[Match]:
 
 
 def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
-    """``spans`` plus a TERRITORIO span for each place in brackets right after a PAIS
-    span; a span of another type on exactly that place is replaced, any other span
-    overlapping it keeps the place from being added."""
-    out = list(spans)
-    for country in [s for s in spans if s.type == COUNTRY]:
-        m = _BRACKETED.match(text, country.end)
-        if not m:
+    """``spans`` (not overlapping one another) plus a TERRITORIO span for each place in
+    brackets right after a PAIS span; a span of another type on exactly that place is
+    replaced, any other span overlapping it keeps the place from being added."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    by_range = {(s.start, s.end): s for s in spans}
+    replaced: set[tuple[int, int]] = set()
+    added: list[PHISpan] = []
+    for country in spans:
+        if country.type != COUNTRY or not (m := _BRACKETED.match(text, country.end)):
             continue
         for group in ("town", "region"):
             if m.group(group) is None:
                 continue
-            start, end = m.span(group)
-            same = [s for s in out if (s.start, s.end) == (start, end)]
-            if any(s.type == TERRITORY for s in same):
+            place = m.span(group)
+            same = by_range.get(place)
+            if same is not None and same.type != TERRITORY:
+                replaced.add(place)
+            elif same is not None or coverage.overlaps(*place):
                 continue
-            if any(s.start < end and start < s.end for s in out if s not in same):
-                continue
-            out = [s for s in out if s not in same]
-            out.append(PHISpan(start, end, TERRITORY, 1.0, RULE))
-    return sorted(out)
+            added.append(PHISpan(*place, TERRITORY, 1.0, RULE))
+    return sorted([s for s in spans if (s.start, s.end) not in replaced] + added)
