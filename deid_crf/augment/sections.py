@@ -267,7 +267,7 @@ def intro_sentence(c: Case) -> Phrase:
     if chance(rng, 0.3):
         tail += [", ", _population_group(c)] if opening != "titled" else []
     if chance(rng, 0.35):
-        tail += [", natural de ", c.birthplace_phrase()]
+        tail += [c.agree(", nacido en ", ", nacida en "), c.birthplace_phrase()]
     if c.works and chance(rng, 0.3):
         tail += [", ", Span(c.profession, "PROFESION")]
         if chance(rng, 0.3):
