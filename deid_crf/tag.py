@@ -55,6 +55,7 @@ from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
 from deid_crf.io.names import OneLine, redact_paths, shown
+from deid_crf.io.persistence import InvalidModel
 from deid_crf.models import ModelNotFoundError
 
 log = logging.getLogger("deid_crf")
@@ -276,6 +277,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         deidentifier(settings)  # loads the model here once: a missing one is a usage error
     except ModelNotFoundError:
         log.error(f"no trained model in {shown(settings.model_dir)}; run `make train-crf` first or pass --model DIR")
+        return 2
+    except InvalidModel as exc:  # names the file and the problem
+        log.error(f"cannot load model: {exc}")
         return 2
     except (OSError, ValueError) as exc:
         log.error(f"cannot load model from {shown(settings.model_dir)} ({type(exc).__name__})")

@@ -68,6 +68,7 @@ from deid_crf.io.files import (
     read_text,
 )
 from deid_crf.io.names import escape, redact_paths, redacting, shown
+from deid_crf.io.persistence import InvalidModel
 from deid_crf.models import Tagger, load_model
 from deid_crf.parallel import effective_jobs
 
@@ -456,9 +457,22 @@ def cached_model(model_dir: str, digest: str = "") -> Tagger:
                     "the run started with"
                 )
             _MODELS.clear()
-            _MODELS[key] = load_model(model_dir, n_jobs=1)
+            tagger = load_model(model_dir, n_jobs=1)
+            _check_can_tag(tagger, model_dir)
+            _MODELS[key] = tagger
             _model_loads += 1
         return _MODELS[key]
+
+
+def _check_can_tag(tagger: Tagger, model_dir: str) -> None:
+    """Tag a tiny text once after loading: a model whose parts do not fit together (a
+    window column no group produces, a resource of the wrong shape) fails here, as one
+    error at load (exit status 2), not once per document."""
+    try:
+        tagger.tag_texts(["Nombre: Ana.\nNHC: 1234567."], n_jobs=1)
+    except Exception as exc:
+        problem = f"the model's files do not fit together ({type(exc).__name__})"
+        raise InvalidModel(f"{shown(model_dir)}: {problem}") from None
 
 
 def deidentifier(settings: Settings) -> Deidentifier:

@@ -27,12 +27,19 @@ from typing import Any
 
 import numpy as np
 
+from deid_crf.io.names import shown
+
 CONFIG_FILE = "config.json"
 HEADER_KEYS = ("format", "version", "kind")
 
 
 class ModelNotFoundError(FileNotFoundError):
     """No trained model where one was expected."""
+
+
+class InvalidModel(ValueError):
+    """A model file that is damaged, out of its declared ranges or not of this kind.
+    The message names the file and the problem (a model holds no document text)."""
 
 
 @dataclass(frozen=True)
@@ -57,13 +64,13 @@ def read_config(directory: str | os.PathLike, build_hint: str = "") -> dict[str,
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{path}: unreadable model configuration (invalid JSON at line {exc.lineno} column {exc.colno})"
+        raise InvalidModel(
+            f"{shown(path)}: unreadable model configuration (invalid JSON at line {exc.lineno} column {exc.colno})"
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: unreadable model configuration ({type(exc).__name__})") from None
+    except (OSError, UnicodeDecodeError, RecursionError) as exc:
+        raise InvalidModel(f"{shown(path)}: unreadable model configuration ({type(exc).__name__})") from None
     if not isinstance(meta, dict):
-        raise ValueError(f"{path}: unreadable model configuration (not a JSON object)")
+        raise InvalidModel(f"{shown(path)}: unreadable model configuration (not a JSON object)")
     return meta
 
 
@@ -74,13 +81,13 @@ def read_model_dir(directory: str | os.PathLike, model_format: ModelFormat) -> d
     path = Path(directory) / CONFIG_FILE
     name, version, kind = model_format.name, model_format.version, model_format.kind
     if meta.get("format") != name:
-        raise ValueError(f"{path}: not a {name} model (format {meta.get('format')!r:.60})")
+        raise InvalidModel(f"{shown(path)}: not a {name} model (format {meta.get('format')!r:.60})")
     if meta.get("version") != version:
-        raise ValueError(
-            f"{path}: {name} model of version {meta.get('version')!r:.20}; this deid-crf reads version {version}"
+        raise InvalidModel(
+            f"{shown(path)}: {name} model of version {meta.get('version')!r:.20}; this deid-crf reads version {version}"
         )
     if meta.get("kind", kind) != kind:  # models saved before the header had "kind" (POS v1) have none
-        raise ValueError(f"{path}: a {meta.get('kind')!r:.40} model, not a {kind!r} model")
+        raise InvalidModel(f"{shown(path)}: a {meta.get('kind')!r:.40} model, not a {kind!r} model")
     return meta
 
 
@@ -90,9 +97,11 @@ def invalid_config(directory: str | os.PathLike) -> Iterator[None]:
     value of the wrong type) as a ``ValueError`` naming the file."""
     try:
         yield
-    except (KeyError, TypeError, ValueError) as exc:
+    except InvalidModel:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         path = Path(directory) / CONFIG_FILE
-        raise ValueError(f"{path}: invalid model configuration ({type(exc).__name__}: {exc})") from None
+        raise InvalidModel(f"{shown(path)}: invalid model configuration ({type(exc).__name__}: {exc!s:.200})") from None
 
 
 def is_model_dir(directory: str | os.PathLike) -> bool:
@@ -160,13 +169,72 @@ def save_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
     np.savez_compressed(path, **arrays)
 
 
-def load_arrays(path: Path) -> dict[str, np.ndarray]:
+# What the arrays of one ``.npz`` file may hold once decompressed, in all: the largest
+# shipped (the POS tagger's weights) hold 58 MB, an SVM's sparse weights at most a few
+# hundred; a crafted archive that would inflate further is refused before it does.
+MAX_ARRAY_BYTES = 1 << 30
+
+
+def load_arrays(
+    path: Path,
+    max_bytes: int = MAX_ARRAY_BYTES,
+    expect: Callable[[str, tuple[int, ...], np.dtype], str | None] | None = None,
+) -> dict[str, np.ndarray]:
     """The arrays of an ``.npz`` file written by :func:`save_arrays`, read with
-    ``allow_pickle=False``; errors name the file."""
+    ``allow_pickle=False``. Each array's header is read first: a dtype holding objects,
+    arrays over ``max_bytes`` in all (whatever the archive claims) or a shape that
+    ``expect(name, shape, dtype)`` finds wrong (it returns the problem, or None) are
+    refused (:class:`InvalidModel`, naming the file) before their data are read."""
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: missing model file")
+        raise FileNotFoundError(f"{shown(path)}: missing model file")
+    arrays: dict[str, np.ndarray] = {}
+    left = max_bytes
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {name: data[name] for name in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{path}: unreadable arrays ({type(exc).__name__}: {exc})") from None
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                name = info.filename.removesuffix(".npy")
+                with archive.open(info) as member:
+                    shape, dtype = _array_header(member)
+                size = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+                problem = _member_problem(info, shape, dtype, size, left, expect)
+                if problem:
+                    raise InvalidModel(f"{shown(path)}: array {name!r:.40} {problem}")
+                with archive.open(info) as member:
+                    arrays[name] = np.lib.format.read_array(member, allow_pickle=False)
+                left -= size
+    except InvalidModel:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
+        raise InvalidModel(f"{shown(path)}: unreadable arrays ({type(exc).__name__})") from None
+    return arrays
+
+
+def _member_problem(
+    info: zipfile.ZipInfo,
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    size: int,
+    left: int,
+    expect: Callable[[str, tuple[int, ...], np.dtype], str | None] | None,
+) -> str | None:
+    if not info.filename.endswith(".npy"):
+        return "is not a .npy member"
+    if dtype.hasobject:
+        return "holds Python objects"
+    if max(size, info.file_size) > left:
+        return "is over the size limit of the arrays of one file"
+    return expect(info.filename.removesuffix(".npy"), shape, dtype) if expect is not None else None
+
+
+def _array_header(member: Any) -> tuple[tuple[int, ...], np.dtype]:
+    """Shape and dtype from the header of a ``.npy`` stream (versions 1 and 2)."""
+    version = np.lib.format.read_magic(member)
+    if version == (1, 0):
+        shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+    elif version == (2, 0):
+        shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+    else:
+        raise ValueError(f"unsupported .npy version {version}")
+    if any(not isinstance(n, int) or n < 0 for n in shape):
+        raise ValueError("bad shape")
+    return tuple(shape), dtype

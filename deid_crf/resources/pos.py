@@ -26,7 +26,7 @@ from sklearn.base import BaseEstimator
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from deid_crf.config import FeatureConfig, POSConfig, TaggerConfig, data_dir, documents
+from deid_crf.config import FeatureConfig, POSConfig, TaggerConfig, check_config, data_dir, documents
 from deid_crf.features.encoding import Coded
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.io.persistence import (
@@ -196,7 +196,7 @@ class PosTagger(BaseEstimator):
         directory = Path(directory)
         meta = read_model_dir(directory, cls.model_format)
         with invalid_config(directory):
-            tagger = cls(**meta["params"])
+            tagger = cls(**asdict(check_config(POSConfig(**meta["params"]), "params")))
             # Featurize exactly as the saved model was trained, whatever the current defaults.
             tagger.features_ = TaggerConfig.from_dict({"features": meta["features"]}).features
             tagger.classes_ = {h: list(meta["classes"][h]) for h in HEADS}
