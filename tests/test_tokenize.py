@@ -3,6 +3,8 @@ clinical cases the tokenizer is designed for."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from deid_crf.gazetteers.spanish import INVISIBLE as _INVISIBLE
@@ -12,6 +14,9 @@ from hypothesis import strategies as st
 from deid_crf.config import TokenizerConfig
 from deid_crf.text.table import TokenTable
 from deid_crf.text.tokenizer import Tokenizer, count_sentences, tokenize
+
+# Every line break str.splitlines knows, "\r\n" as one.
+LINE_BREAK = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 TOKENIZER = Tokenizer()
 
@@ -63,15 +68,15 @@ def check_table(table: TokenTable, texts: list[str]) -> None:
             assert previous_end <= s < e <= len(text)  # in order, non-overlapping, in bounds
             assert text[s:e] == token
             assert not any(is_invisible(c) for c in token)
-            assert line == text.count("\n", 0, s)
+            assert line == len(LINE_BREAK.findall(text, 0, s))  # "\r\n" is one, as in str.splitlines
             for i in range(s, e):
                 covered[i] += 1
             previous_end = e
         assert all(covered[i] == (0 if is_invisible(c) else 1) for i, c in enumerate(text))
-        # A newline between two tokens always ends a sentence.
+        # A line break between two tokens always ends a sentence.
         sentence_ids = table.sentence_ids()[a:b]
         for i in range(len(starts) - 1):
-            if "\n" in text[ends[i] : starts[i + 1]]:
+            if LINE_BREAK.search(text, ends[i], starts[i + 1]):
                 assert sentence_ids[i] != sentence_ids[i + 1]
 
 
@@ -198,3 +203,13 @@ def test_concat_keeps_offsets_and_document_indices():
     assert joined.start.tolist()[12:] == [0, 3, 5, 11]
     assert joined.sentence_ids().tolist() == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
     assert TokenTable.concat([second]) is second
+
+
+@pytest.mark.parametrize(
+    "line_break", ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+)
+def test_every_line_break_ends_a_line_and_a_sentence(line_break: str):
+    """What str.splitlines breaks at (BRAT readers that split lines do the same)."""
+    table = TOKENIZER([f"Nombre: Ana{line_break}Apellidos: Ruiz"])
+    assert table.line.tolist() == [0, 0, 0, 1, 1, 1]
+    assert table.sent_bounds.tolist() == [[0, 3], [3, 6]]

@@ -99,7 +99,9 @@ class Tokenizer:
         if n == 0:
             return np.zeros(0, np.int32), np.zeros(0, np.int64)
         cps = code_points(text)
-        newlines = np.flatnonzero(np.isin(cps, _LINE_BREAKS))
+        is_break = np.isin(cps, _LINE_BREAKS)
+        is_break[1:] &= (cps[1:] != 10) | (cps[:-1] != 13)  # "\r\n" is one line break
+        newlines = np.flatnonzero(is_break)
         line = np.searchsorted(newlines, spans[:, 0]).astype(np.int32)
         is_end = np.zeros(n, dtype=bool)
         is_end[-1] = True
