@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from deid_crf.config import LIMITS, CRFConfig, FeatureConfig, TaggerConfig, check_config
-from deid_crf.io.persistence import InvalidModel, load_arrays
+from deid_crf.io.persistence import InvalidModel, load_arrays, write_manifest
 from deid_crf.resources.embeddings import _centroid_problem
 from deid_crf.tag import main
 
@@ -27,9 +27,12 @@ def model_copy(tiny_model_dir, tmp_path) -> Path:
 
 
 def edit_config(model: Path, section: str, **values) -> None:
+    """Change config.json as a crafted model would, its manifest written again to match
+    (a manifest finds damage, it is no signature)."""
     meta = json.loads((model / "config.json").read_text(encoding="utf-8"))
     meta["config"][section].update(values)
     (model / "config.json").write_text(json.dumps(meta), encoding="utf-8")
+    write_manifest(model)
 
 
 def tag_with(model: Path, tmp_path: Path, capsys) -> tuple[int, str]:

@@ -5,9 +5,11 @@ what the model needs besides its files) and the model's own files (CRFsuite's
 model file, ``.npz`` arrays loaded with ``allow_pickle=False``, bundled resources).
 Nothing is pickled, so loading a model executes no code from it.
 
-Saving writes the whole model into a staging folder beside the target and renames
-it into place once it is complete: an existing model is replaced only by a complete
-one, and a directory that holds something other than a model is never replaced.
+Saving writes the whole model into a staging folder beside the target, then its
+:data:`MANIFEST_FILE` (every file's size and SHA-256, checked first at load by
+:func:`verify_manifest`), and renames it into place once it is complete: an
+existing model is replaced only by a complete one, and a directory that holds
+something other than a model is never replaced.
 This module knows no model: each passes its :class:`ModelFormat` and a function that
 writes its files.
 """
@@ -15,9 +17,12 @@ writes its files.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import logging
 import os
 import shutil
+import stat
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
@@ -31,6 +36,11 @@ from deid_crf.io.names import shown
 
 CONFIG_FILE = "config.json"
 HEADER_KEYS = ("format", "version", "kind")
+# Every file of a saved model with its size and SHA-256, written last at save and
+# checked first at load (:func:`verify_manifest`).
+MANIFEST_FILE = "MANIFEST.json"
+MANIFEST_FORMAT = ("deid-crf-manifest", 1)
+log = logging.getLogger("deid_crf")
 
 
 class ModelNotFoundError(FileNotFoundError):
@@ -76,7 +86,12 @@ def read_config(directory: str | os.PathLike, build_hint: str = "") -> dict[str,
 
 def read_model_dir(directory: str | os.PathLike, model_format: ModelFormat) -> dict[str, Any]:
     """The configuration of a model saved by :func:`write_model_dir` in ``model_format``:
-    ``ValueError`` naming the file for another format, kind or version."""
+    ``ValueError`` naming the file for another format, kind or version, or for a file
+    that differs from the model's manifest (:func:`verify_manifest`)."""
+    if not (Path(directory) / CONFIG_FILE).is_file():
+        read_config(directory, model_format.build_hint)  # ModelNotFoundError
+    if not verify_manifest(directory) and model_format.kind in ("crf", "svm"):
+        _warn_once(f"{shown(directory)}: no {MANIFEST_FILE} (saved before models had one): its files are not checked")
     meta = read_config(directory, model_format.build_hint)
     path = Path(directory) / CONFIG_FILE
     name, version, kind = model_format.name, model_format.version, model_format.kind
@@ -141,11 +156,85 @@ def write_model_dir(
         header = {"format": model_format.name, "version": model_format.version, "kind": model_format.kind}
         text = json.dumps(header | body, indent=2, ensure_ascii=False) + "\n"
         (staging / CONFIG_FILE).write_text(text, encoding="utf-8")
+        write_manifest(staging)
         _move_into_place(staging, directory)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return given
+
+
+def _files(directory: Path) -> Iterator[tuple[str, Path]]:
+    """``(relative name, path)`` of every regular file under ``directory`` but the
+    manifest (links are not followed, nor listed)."""
+    for path in sorted(directory.rglob("*")):
+        name = path.relative_to(directory).as_posix()
+        if name != MANIFEST_FILE and path.is_file() and not path.is_symlink():
+            yield name, path
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    # O_NOFOLLOW: a file of the model replaced by a link is not followed (and is refused).
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_manifest(directory: str | os.PathLike) -> None:
+    """Write ``directory``/:data:`MANIFEST_FILE`: the size and SHA-256 of every file."""
+    directory = Path(directory)
+    files = {name: {"size": path.stat().st_size, "sha256": _sha256(path)} for name, path in _files(directory)}
+    manifest = {"format": MANIFEST_FORMAT[0], "version": MANIFEST_FORMAT[1], "files": files}
+    (directory / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def verify_manifest(directory: str | os.PathLike) -> bool:
+    """Check every file listed in ``directory``'s manifest: present, a regular file
+    (not a link), of its size and SHA-256; :class:`InvalidModel` naming the first that
+    is not. False when there is no manifest (a model saved before they existed).
+    Files the manifest does not list are never read: a model reads only files that a
+    listed one names (``config.json``, ``SOURCES.json``) or fixed names inside folders
+    that ``config.json`` names."""
+    directory = Path(directory)
+    path = directory / MANIFEST_FILE
+    if not path.is_file():
+        return False
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        files = manifest["files"]
+        if (manifest["format"], manifest["version"]) != MANIFEST_FORMAT or not isinstance(files, dict):
+            raise ValueError
+        listed = [(name, int(info["size"]), str(info["sha256"])) for name, info in files.items()]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        raise InvalidModel(f"{shown(path)}: unreadable manifest") from None
+    for name, size, sha256 in listed:
+        file = directory / name
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            raise InvalidModel(f"{shown(path)}: lists a file outside the model folder ({shown(name)})")
+        try:
+            st = os.lstat(file)
+            if not stat.S_ISREG(st.st_mode):
+                raise InvalidModel(f"{shown(file)}: not a regular file; the model's manifest lists one")
+            if st.st_size != size:
+                raise InvalidModel(f"{shown(file)}: {st.st_size} bytes, the model's manifest says {size}")
+            if _sha256(file) != sha256:
+                raise InvalidModel(f"{shown(file)}: changed since the model was saved (SHA-256 differs)")
+        except FileNotFoundError:
+            raise InvalidModel(f"{shown(file)}: missing; the model's manifest lists it") from None
+        except OSError as exc:
+            raise InvalidModel(f"{shown(file)}: unreadable ({exc.strerror or type(exc).__name__})") from None
+    return True
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        log.warning(message)
 
 
 def _move_into_place(staging: Path, directory: Path) -> None:

@@ -16,6 +16,7 @@ from tqdm.auto import tqdm
 
 from deid_crf.config import CRFConfig, documents, from_params
 from deid_crf.models.crf_decode import CRFWeights
+from deid_crf.models.crfsuite_file import check_model_file
 
 MODEL_FILE = "model.crfsuite"
 
@@ -135,6 +136,7 @@ class CRFModel(BaseEstimator):
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no CRF model file")
         model = cls(**params)
+        check_model_file(path)  # CRFsuite's reader trusts every offset in the file
         model.crf_ = sklearn_crfsuite.CRF(model_filename=str(path))
         model.classes_ = list(model.crf_.classes_)
         model._weights = None
