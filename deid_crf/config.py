@@ -6,6 +6,7 @@ dataclasses so they serialise to the JSON saved next to a model.
 
 from __future__ import annotations
 
+import math
 import os
 import textwrap
 from collections.abc import Callable, Mapping
@@ -223,13 +224,104 @@ def documents(*configs: type) -> Callable[[T], T]:
     return fill
 
 
-def _from_dict(cls: type, data: dict[str, Any]) -> Any:
+# Declared ranges of the settings a config file can set (a saved model's config.json,
+# a run's TOML): ``check_config`` refuses a value outside them before anything is built
+# from it. Numbers: (lowest, highest); tuples: (fewest, most) items. The ranges are far
+# wider than useful values, but bounded: a window of 10⁹ tokens or affixes of 10⁶
+# characters would allocate without end.
+LIMITS: dict[str, tuple[float, float]] = {
+    "TokenizerConfig.abbreviations": (0, 10_000),
+    "FeatureConfig.groups": (0, 32),
+    "FeatureConfig.window": (0, 8),
+    "FeatureConfig.window_columns": (0, 64),
+    "FeatureConfig.affix_lengths": (0, 8),
+    "CRFConfig.c1": (0, 1e6),
+    "CRFConfig.c2": (0, 1e6),
+    "CRFConfig.max_iterations": (1, 100_000),
+    "CRFConfig.min_freq": (0, 1_000_000),
+    "SVMConfig.n_features": (1, 2**26),
+    "SVMConfig.C": (1e-12, 1e12),
+    "SVMConfig.max_iter": (1, 1_000_000),
+    "POSConfig.n_features": (1, 2**24),
+    "POSConfig.C": (1e-12, 1e12),
+    "POSConfig.max_iter": (1, 1_000_000),
+}
+# The items of these tuples: their type and range (of a number, or of a string's length).
+ITEM_LIMITS: dict[str, tuple[type, float, float]] = {
+    "TokenizerConfig.abbreviations": (str, 1, 40),
+    "FeatureConfig.groups": (str, 1, 40),
+    "FeatureConfig.window_columns": (str, 1, 40),
+    "FeatureConfig.affix_lengths": (int, 1, 16),
+}
+# Strings a field may hold; other string fields (paths, package names) are at most
+# MAX_STRING characters.
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "FeatureConfig.pos_backend": POS_BACKENDS,
+    "SVMConfig.class_weight": (None, "balanced"),
+    "SVMConfig.classifier": ("linear_svc", "sgd", "logistic_regression"),
+    "SVMConfig.decoder": ("viterbi", "repair"),
+}
+MAX_STRING = 4096
+
+
+def check_config(config: Any, where: str = "config") -> Any:
+    """``config`` (a config dataclass) if every field has the type of its default and
+    lies in :data:`LIMITS`, :data:`ITEM_LIMITS` and :data:`CHOICES`; ``ValueError``
+    naming ``where`` and the field otherwise."""
+    defaults = type(config)()
+    for f in fields(config):
+        name, value, default = f"{type(config).__name__}.{f.name}", getattr(config, f.name), getattr(defaults, f.name)
+        problem = _field_problem(name, value, default)
+        if problem:
+            raise ValueError(f"{where}: {f.name} {problem}")
+    return config
+
+
+def _field_problem(name: str, value: Any, default: Any) -> str | None:
+    if name in CHOICES:
+        return None if value in CHOICES[name] else f"must be one of {CHOICES[name]}, not {value!r:.60}"
+    if value is None:
+        return None if default is None else f"must be a {type(default).__name__}, not null"
+    if isinstance(default, bool) or isinstance(value, bool):
+        return None if isinstance(value, bool) and isinstance(default, bool) else f"must be {_kind(default)}"
+    if isinstance(default, (int, float)):
+        if not isinstance(value, int if isinstance(default, int) else (int, float)):
+            return f"must be {_kind(default)}, not {type(value).__name__}"
+        low, high = LIMITS.get(name, (-math.inf, math.inf))
+        return None if math.isfinite(value) and low <= value <= high else f"must be from {low:g} to {high:g}"
+    if isinstance(default, tuple):
+        if not isinstance(value, tuple):
+            return f"must be a list, not {type(value).__name__}"
+        low, high = LIMITS.get(name, (0, math.inf))
+        if not low <= len(value) <= high:
+            return f"must have from {low:g} to {high:g} items, not {len(value)}"
+        kind, least, most = ITEM_LIMITS[name]
+        for item in value:
+            if not isinstance(item, kind) or isinstance(item, bool):
+                return f"must hold {kind.__name__} items, not {type(item).__name__}"
+            size = len(item) if isinstance(item, str) else item
+            if not least <= size <= most:
+                what = "characters long" if kind is str else "in value"
+                return f"items must be from {least:g} to {most:g} {what}"
+        return None
+    if not isinstance(value, str):
+        return f"must be a string, not {type(value).__name__}"
+    return None if len(value) <= MAX_STRING and "\0" not in value else "is not a usable string"
+
+
+def _kind(default: Any) -> str:
+    return "a boolean" if isinstance(default, bool) else "an integer" if isinstance(default, int) else "a number"
+
+
+def _from_dict(cls: type, data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise ValueError(f"{cls.__name__} must be a JSON object, not {type(data).__name__}")
     known = {f.name for f in fields(cls)}
     unknown = set(data) - known
     if unknown:
         raise ValueError(f"unknown {cls.__name__} keys: {sorted(unknown)}")
     converted = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
-    return cls(**converted)
+    return check_config(cls(**converted), cls.__name__)
 
 
 @dataclass
@@ -326,8 +418,13 @@ class RunConfig:
         if isinstance(data_table.get("train"), str):
             data_table["train"] = [data_table["train"]]
         return cls(
-            tokenizer=_fields(TokenizerConfig(), _table(data, "tokenizer", source), f"{source}: tokenizer"),
-            features=_fields(FEATURE_PRESETS[preset](), features_table, f"{source}: features"),
+            tokenizer=check_config(
+                _fields(TokenizerConfig(), _table(data, "tokenizer", source), f"{source}: tokenizer"),
+                f"{source}: tokenizer",
+            ),
+            features=check_config(
+                _fields(FEATURE_PRESETS[preset](), features_table, f"{source}: features"), f"{source}: features"
+            ),
             model=ModelConfig(kind, {k: tuple(v) if isinstance(v, list) else v for k, v in model_table.items()}),
             data=_fields(DataConfig(), data_table, f"{source}: data"),
         )

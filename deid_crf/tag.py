@@ -32,12 +32,14 @@ from __future__ import annotations
 import argparse
 import codecs
 import logging
+import secrets
 import sys
 from pathlib import Path
 
 from deid_crf.batch.engine import (
     DEFAULT_DOC_TIMEOUT,
     DEFAULT_MAX_BYTES,
+    DEFAULT_OUTPUT_MODE,
     DEFAULT_PATTERN,
     STDIN,
     Settings,
@@ -57,6 +59,8 @@ from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
+from deid_crf.io.names import OneLine, redact_paths, shown
+from deid_crf.io.persistence import InvalidModel
 from deid_crf.models import ModelNotFoundError
 
 log = logging.getLogger("deid_crf")
@@ -144,6 +148,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--key-file", type=Path, help="masked/surrogate: write the original→replacement mapping here (mode 0600)"
     )
+    parser.add_argument(
+        "--output-mode",
+        type=_octal_mode,
+        default=DEFAULT_OUTPUT_MODE,
+        metavar="MODE",
+        help="permissions of the output files, octal (default: 600; folders made for them get 700, or 755 for 644)",
+    )
+    parser.add_argument(
+        "--redact-paths",
+        action="store_true",
+        help="in messages and logs, name files by a short keyed hash (file:1a2b3c4d5e6f) instead of their names",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every document (ids, counts and types)")
     parser.add_argument("-q", "--quiet", action="store_true", help="log errors only")
     parser.add_argument("--log-file", type=Path, help="also append the log to this file")
@@ -181,6 +197,7 @@ def configure_logging(verbose: bool, quiet: bool, log_file: Path | None) -> list
         handlers.append(to_file)
     for handler in handlers:
         handler._deid_crf_cli = True  # type: ignore[attr-defined]
+        handler.addFilter(OneLine())
         log.addHandler(handler)
     log.setLevel(logging.DEBUG)
     log.propagate = False
@@ -203,15 +220,18 @@ def main(argv: list[str] | None = None) -> int:
         log.error(f"internal error ({type(exc).__name__}); outputs written so far are complete")
         return 3
     finally:
+        redact_paths(None)
         for handler in handlers:
             log.removeHandler(handler)
             handler.close()
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    path_key = secrets.token_hex(16) if args.redact_paths else ""
+    redact_paths(bytes.fromhex(path_key) if path_key else None)
     out = args.output_dir
     if out is not None and out.exists() and not out.is_dir():
-        parser.error(f"{out} exists and is not a directory")
+        parser.error(f"{shown(out)} exists and is not a directory")
     if args.key_file is not None:
         if args.format in ANNOTATION_FORMATS:
             parser.error("--key-file goes with --format masked or surrogate")
@@ -248,7 +268,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems += refused
 
     model_dir = str(args.model or default_model_dir())
-    settings = _settings(args, model_dir, model_digest(model_dir))
+    settings = _settings(args, model_dir, model_digest(model_dir), path_key)
     if not _load_model(settings):
         return 2
     fingerprint = None
@@ -307,13 +327,13 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         done = counts["ok"] + counts["empty"]
         rate = done / summary.seconds if summary.seconds > 0 else 0.0
         log.info(
-            f"{verb} {done} document(s) into {out}: {counts['ok']} ok, {failed} failed, "
+            f"{verb} {done} document(s) into {shown(out)}: {counts['ok']} ok, {failed} failed, "
             f"{counts['skipped']} skipped (up to date), {counts['empty']} empty; {rate:.1f} documents/s"
         )
     return 1 if failed else 0
 
 
-def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str) -> Settings:
+def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str, path_key: str = "") -> Settings:
     return Settings(
         model_dir=model_dir,
         fmt=args.format,
@@ -326,6 +346,8 @@ def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str) -> Se
         encoding=args.encoding,
         max_bytes=args.max_bytes,
         doc_timeout=args.doc_timeout,
+        output_mode=args.output_mode,
+        path_key=path_key,
         model_sha256=model_sha256,
     )
 
@@ -335,10 +357,13 @@ def _load_model(settings: Settings) -> bool:
     try:
         deidentifier(settings)
     except ModelNotFoundError:
-        log.error(f"no trained model in {settings.model_dir}; run `make train-crf` first or pass --model DIR")
+        log.error(f"no trained model in {shown(settings.model_dir)}; run `make train-crf` first or pass --model DIR")
+        return False
+    except InvalidModel as exc:  # names the file and the problem
+        log.error(f"cannot load model: {exc}")
         return False
     except (OSError, ValueError) as exc:
-        log.error(f"cannot load model from {settings.model_dir} ({type(exc).__name__})")
+        log.error(f"cannot load model from {shown(settings.model_dir)} ({type(exc).__name__})")
         return False
     return True
 
@@ -367,9 +392,20 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def _random_seed() -> int:
-    import secrets
-
     return secrets.randbits(63)
+
+
+def _octal_mode(text: str) -> int:
+    """``--output-mode``: octal permissions that let the owner read and write."""
+    try:
+        mode = int(text, 8)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an octal mode such as 600 or 644") from None
+    if not 0 <= mode <= 0o777 or (mode & 0o600) != 0o600:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give an octal mode from 600 to 777 that lets the owner read and write"
+        )
+    return mode
 
 
 if __name__ == "__main__":

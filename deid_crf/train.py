@@ -60,7 +60,7 @@ def load_config(path: Path | None) -> RunConfig:
     except (TypeError, ValueError) as exc:
         raise SystemExit(f"error: {exc}") from None
     if saved_model:
-        config.features = resources.resolve(config.features, path.parent)
+        config.features = resources.resolve(config.features, path.parent, inside=False)
     return config
 
 

@@ -281,9 +281,9 @@ def test_a_rerun_with_other_settings_is_refused_unless_it_overwrites(tmp_path, t
     writes = 0
     write = batch.atomic_write_text
 
-    def interrupted_write(path, content):
+    def interrupted_write(path, content, *mode):
         nonlocal writes
-        write(path, content)
+        write(path, content, *mode)
         writes += 1
         if writes == 2:  # the run file, then the first output
             raise KeyboardInterrupt

@@ -65,8 +65,9 @@ def check_all_formats(deid, text: str, folder: Path) -> None:
             lines = output.splitlines()  # readers that split at every Unicode line break
             assert len(lines) == len(spans) and all(len(line.split("\t")) == 3 for line in lines)
             assert not any(c in text[a:b] for a, b, _ in spans for c in SPAN_BREAKS)
-            write_document(Document("fuzz", text, [s.entity for s in result.spans]), folder)
-            assert read_document(folder / "fuzz.txt") == Document("fuzz", text, [s.entity for s in result.spans])
+            if "\x00" not in text:  # the reader refuses binary files (NUL bytes)
+                write_document(Document("fuzz", text, [s.entity for s in result.spans]), folder)
+                assert read_document(folder / "fuzz.txt") == Document("fuzz", text, [s.entity for s in result.spans])
         elif fmt == "json":
             for e in json.loads(output)["entities"]:
                 assert text[e["start"] : e["end"]] == e["text"]

@@ -13,6 +13,7 @@ import pytest
 from deid_crf.config import svm_feature_config
 from deid_crf.io.persistence import (
     CONFIG_FILE,
+    MANIFEST_FILE,
     ModelFormat,
     ModelNotFoundError,
     load_arrays,
@@ -101,6 +102,7 @@ def test_load_errors_name_the_file(tmp_path: Path):
     with pytest.raises(ModelNotFoundError, match=missing):
         read_model_dir(tmp_path / "missing", TOY)
     directory = write_toy(tmp_path / "toy", 1)
+    (directory / MANIFEST_FILE).unlink()  # as saved before manifests: config.json itself is checked
     config = directory / CONFIG_FILE
     meta = json.loads(config.read_text(encoding="utf-8"))
     for content, message in (
@@ -122,7 +124,7 @@ def test_load_errors_name_the_file(tmp_path: Path):
 
 def test_arrays_are_read_without_pickle(tmp_path: Path):
     np.savez(tmp_path / "objects.npz", names=np.array(["Ana", None], dtype=object))
-    with pytest.raises(ValueError, match=r"objects\.npz: unreadable arrays"):
+    with pytest.raises(ValueError, match=r"objects\.npz: array 'names' holds Python objects"):
         load_arrays(tmp_path / "objects.npz")
     (tmp_path / "broken.npz").write_bytes(b"PK\x03\x04 not a zip")
     with pytest.raises(ValueError, match=r"broken\.npz: unreadable arrays"):
@@ -193,6 +195,7 @@ def test_svm_v1_models_saved_before_max_iter_and_the_decoders_still_load(
     for key in ("max_iter", "classifier", "decoder"):
         del meta["params"][key]
     (directory / CONFIG_FILE).write_text(json.dumps(meta), encoding="utf-8")
+    (directory / MANIFEST_FILE).unlink()  # v1 models were saved before manifests
     loaded = load_model(directory)
     assert (loaded.decoder, loaded.classifier, loaded.max_iter) == ("repair", "linear_svc", 2000)
     assert loaded.classes_ == svm_with_pos.classes_ and loaded.entity_types_ == svm_with_pos.entity_types_
@@ -205,6 +208,7 @@ def test_pos_v1_models_without_kind_still_load(pos_sentences, tmp_path: Path):
     assert (meta["format"], meta["version"], meta["kind"]) == ("deid-crf-pos", 1, "pos")
     del meta["kind"]
     (directory / CONFIG_FILE).write_text(json.dumps(meta), encoding="utf-8")
+    (directory / MANIFEST_FILE).unlink()  # v1 models were saved before manifests
     assert PosTagger.load(directory).predict([["El", "dolor", "."]]) == tagger.predict([["El", "dolor", "."]])
     with pytest.raises(ValueError, match="not a tagger model"):
         load_model(directory)

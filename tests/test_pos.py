@@ -57,7 +57,7 @@ def test_fit_save_load_predict(tmp_path: Path, pos_sentences: list[TaggedSentenc
     tagger = PosTagger(n_features=2**14).fit(sentences[:50])
     assert accuracy(tagger, sentences[50:])["upos"] == 1.0
     tagger.save(tmp_path / "pos")
-    assert sorted(p.name for p in (tmp_path / "pos").iterdir()) == ["config.json", "weights.npz"]
+    assert sorted(p.name for p in (tmp_path / "pos").iterdir()) == ["MANIFEST.json", "config.json", "weights.npz"]
     loaded = PosTagger.load(tmp_path / "pos")
     table = table_from_sentences([s.forms for s in sentences[50:]])
     for head in ("upos", "eagles2"):

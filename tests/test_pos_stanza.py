@@ -22,6 +22,7 @@ import pytest
 
 from deid_crf import resources
 from deid_crf.config import FeatureConfig
+from deid_crf.io.persistence import write_manifest
 from deid_crf.models.crf_tagger import DeidTagger
 from deid_crf.resources import pos_stanza
 from deid_crf.resources.pos import table_from_sentences
@@ -99,6 +100,7 @@ def _stanza_model(tiny_model_dir: Path, target: Path, stanza_dir: Path) -> Path:
     meta = json.loads((target / "config.json").read_text(encoding="utf-8"))
     meta["config"]["features"].update(groups=list(STANZA_POS.groups), pos_backend="stanza", stanza_dir=str(stanza_dir))
     (target / "config.json").write_text(json.dumps(meta), encoding="utf-8")
+    write_manifest(target)  # as saving writes it
     return target
 
 

@@ -35,6 +35,7 @@ from deid_crf.batch.engine import (
     WorkItem,
     deidentify_partition,
 )
+from deid_crf.io.names import shown
 from deid_crf.parallel import effective_jobs
 
 if TYPE_CHECKING:
@@ -177,7 +178,7 @@ def _statuses(
                 why = type(future.exception()).__name__ if future.status == "error" else future.status
                 reason = f"not processed; its Dask partition was lost ({why}); run again to resume"
                 statuses = [
-                    DocStatus(item.doc_id, item.source, FAILED, f"{item.source}: {reason}") for item in parts[i]
+                    DocStatus(item.doc_id, item.source, FAILED, f"{shown(item.source)}: {reason}") for item in parts[i]
                 ]
             # Released once read: a worker lost later must not make the cluster redo it.
             future.release()

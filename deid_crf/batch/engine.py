@@ -67,6 +67,8 @@ from deid_crf.io.files import (
     read_stream,
     read_text,
 )
+from deid_crf.io.names import escape, redact_paths, redacting, shown
+from deid_crf.io.persistence import InvalidModel
 from deid_crf.models import Tagger, load_model
 from deid_crf.parallel import effective_jobs
 
@@ -81,6 +83,7 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 # Seconds one document may take before it is failed (a 10 MiB one takes about a
 # minute): generous, a guard against work that would never end. 0: no limit.
 DEFAULT_DOC_TIMEOUT = 600.0
+DEFAULT_OUTPUT_MODE = 0o600
 
 OK, FAILED, EMPTY, SKIPPED = "ok", "failed", "empty", "skipped"
 # The settings of the run that wrote an output directory (hidden: never an input).
@@ -112,6 +115,11 @@ class Settings:
     encoding: str = "utf-8"
     max_bytes: int = DEFAULT_MAX_BYTES
     doc_timeout: float = DEFAULT_DOC_TIMEOUT
+    # Outputs hold PHI (annotations quote it; masked text may keep what was missed):
+    # files owner-only, in folders made owner-only (folder_mode).
+    output_mode: int = DEFAULT_OUTPUT_MODE
+    # With --redact-paths, the key file names are hashed with in messages (hex), or "".
+    path_key: str = ""
     # The model_digest() of model_dir where the run started (filled in by BatchRun):
     # the key of the per-process model cache, and what every worker checks its copy against.
     model_sha256: str = ""
@@ -198,7 +206,7 @@ def discover(
         if problem is None:
             matches.append((str(p), relative))
         elif p.is_symlink() or not p.is_dir():
-            problems.append(f"{p}: {problem}; skipped")
+            problems.append(f"{shown(p)}: {problem}; skipped")
 
     for item in inputs:
         if item == STDIN:
@@ -214,7 +222,7 @@ def discover(
                 if not _hidden(relative) and not (skip_outputs and _inside(p, output_dir)):
                     add(p, relative, matches)
             if not matches:
-                problems.append(f"{path}: directory has no {pattern} files")
+                problems.append(f"{shown(path)}: directory has no {escape(pattern)} files")
         elif os.path.lexists(path):
             add(path, Path(path.name), matches)
         elif glob.has_magic(item):
@@ -225,9 +233,9 @@ def discover(
                 # "a/../../T/x.txt" → "../T/x.txt": plan() refuses outputs outside -o.
                 add(p, Path(os.path.normpath(p.relative_to(root))), matches)
             if not matches and len(problems) == reported:
-                problems.append(f"{item}: no file matches")
+                problems.append(f"{shown(item)}: no file matches")
         else:
-            problems.append(f"{path}: no such file or directory")
+            problems.append(f"{shown(path)}: no such file or directory")
         found.extend(matches)
     return found, problems
 
@@ -242,11 +250,12 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
         if output_dir is not None and (
             relative.is_absolute() or ".." in relative.parts or not _inside(output_dir / relative, output_dir)
         ):
-            problems.append(f"{source}: its output would be outside the output directory {output_dir}; skipped")
+            outside = f"its output would be outside the output directory {shown(output_dir)}"
+            problems.append(f"{shown(source)}: {outside}; skipped")
             continue
         doc_id = relative.with_suffix("").as_posix()
         if doc_id in seen:
-            problems.append(f"{source}: another input has the same name {doc_id!r}; skipped")
+            problems.append(f"{shown(source)}: another input has the same name '{shown(doc_id)}'; skipped")
             continue
         seen.add(doc_id)
         if output_dir is None:
@@ -260,7 +269,8 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
         if source != STDIN:
             clash = [o for o in outputs if o.exists() and o.samefile(source)]
             if target in clash:
-                problems.append(f"{source}: the output would overwrite the input; choose another output directory")
+                advice = "choose another output directory"
+                problems.append(f"{shown(source)}: the output would overwrite the input; {advice}")
                 continue
             # BRAT into the input's own folder: the input is already the .txt beside the .ann.
             outputs = [o for o in outputs if o not in clash]
@@ -381,22 +391,28 @@ def check_output_dir(
     advice = "pass --overwrite to redo every document with these settings, or choose another output directory"
     if recorded is None:
         if next(_existing_outputs(items), None) is not None:
-            raise SettingsMismatch(f"{output_dir} holds outputs whose settings are unknown (no {RUN_FILE}); {advice}")
+            unknown = f"holds outputs whose settings are unknown (no {RUN_FILE})"
+            raise SettingsMismatch(f"{shown(output_dir)} {unknown}; {advice}")
         return
     if not recorded:
-        raise SettingsMismatch(f"{output_dir / RUN_FILE} cannot be read; {advice}")
+        raise SettingsMismatch(f"{shown(output_dir / RUN_FILE)} cannot be read; {advice}")
     settings = recorded["settings"]
     if settings != fingerprint:
         differ = sorted(k for k in settings.keys() | fingerprint.keys() if settings.get(k) != fingerprint.get(k))
         raise SettingsMismatch(
-            f"{output_dir} holds outputs of a run with other settings ({', '.join(differ)}); {advice}"
+            f"{shown(output_dir)} holds outputs of a run with other settings ({', '.join(differ)}); {advice}"
         )
 
 
 def record_run(
-    output_dir: Path, fingerprint: dict[str, Any], items: Sequence[WorkItem], overwrite: bool = False
+    output_dir: Path,
+    fingerprint: dict[str, Any],
+    items: Sequence[WorkItem],
+    overwrite: bool = False,
+    mode: int | None = DEFAULT_OUTPUT_MODE,
 ) -> int:
-    """Record ``fingerprint`` in ``output_dir``/:data:`RUN_FILE` (atomically), and
+    """Record ``fingerprint`` in ``output_dir``/:data:`RUN_FILE` (atomically, file
+    ``mode``, ``output_dir`` created with :func:`~deid_crf.io.files.folder_mode` of it), and
     return the time (``since_ns``) before which an output is not this run's: 0 for a
     new directory; with ``overwrite``, or when the settings change, just after the
     newest output of ``items`` already there, so that a killed run resumed without
@@ -406,9 +422,8 @@ def record_run(
         return int(recorded.get("since_ns", 0))
     since_ns = 1 + max((stat.st_mtime_ns for stat in _existing_outputs(items)), default=-1)
     try:
-        atomic_write_text(
-            output_dir / RUN_FILE, json.dumps({"settings": fingerprint, "since_ns": since_ns}, indent=2) + "\n"
-        )
+        record = json.dumps({"settings": fingerprint, "since_ns": since_ns}, indent=2) + "\n"
+        atomic_write_text(output_dir / RUN_FILE, record, mode)
     except OSError:
         pass  # every output of this run will fail to be written in the same folder, and say so
     return since_ns
@@ -451,12 +466,26 @@ def cached_model(model_dir: str, digest: str = "") -> Tagger:
         if key not in _MODELS:
             if digest and model_digest(model_dir) != digest:
                 raise ModelMismatch(
-                    f"{model_dir} on {socket.gethostname()} is missing or differs from the model the run started with"
+                    f"{shown(model_dir)} on {socket.gethostname()} is missing or differs from the model "
+                    "the run started with"
                 )
             _MODELS.clear()
-            _MODELS[key] = load_model(model_dir, n_jobs=1)
+            tagger = load_model(model_dir, n_jobs=1)
+            _check_can_tag(tagger, model_dir)
+            _MODELS[key] = tagger
             _model_loads += 1
         return _MODELS[key]
+
+
+def _check_can_tag(tagger: Tagger, model_dir: str) -> None:
+    """Tag a tiny text once after loading: a model whose parts do not fit together (a
+    window column no group produces, a resource of the wrong shape) fails here, as one
+    error at load (exit status 2), not once per document."""
+    try:
+        tagger.tag_texts(["Nombre: Ana.\nNHC: 1234567."], n_jobs=1)
+    except Exception as exc:
+        problem = f"the model's files do not fit together ({type(exc).__name__})"
+        raise InvalidModel(f"{shown(model_dir)}: {problem}") from None
 
 
 def deidentifier(settings: Settings) -> Deidentifier:
@@ -510,6 +539,7 @@ def process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: byt
     no document text (an unexpected error is named by its exception type only).
     """
     with _TAGGING_LOCK:
+        redact_paths(bytes.fromhex(settings.path_key) if settings.path_key else None)
         outcomes = _process_chunk(settings, items, stdin_data)
     process, loads = process_name(), model_loads()
     for outcome in outcomes:
@@ -530,7 +560,7 @@ def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: by
     except Exception as exc:  # reported per document, without its message
         detail = str(exc) if isinstance(exc, ModelMismatch) else type(exc).__name__
         for i, item in enumerate(items):
-            reason = f"{item.source}: cannot load model ({detail})"
+            reason = f"{shown(item.source)}: cannot load model ({detail})"
             outcomes.setdefault(i, Outcome(item.doc_id, item.source, FAILED, reason))
         return [outcomes[i] for i in range(len(items))]
     order = sorted(texts)
@@ -552,10 +582,11 @@ def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: by
                     result = deid.deidentify(texts[i], mode, items[i].doc_id, confidence)
                     outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
             except DocumentTimeout:
-                reason = f"{items[i].source}: not de-identified within {settings.doc_timeout:g} s (--doc-timeout)"
+                limit = f"{settings.doc_timeout:g} s (--doc-timeout)"
+                reason = f"{shown(items[i].source)}: not de-identified within {limit}"
                 outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
             except Exception as exc:
-                reason = f"{items[i].source}: internal error ({type(exc).__name__}) while de-identifying"
+                reason = f"{shown(items[i].source)}: internal error ({type(exc).__name__}) while de-identifying"
                 outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
     return [outcomes[i] for i in range(len(items))]
 
@@ -614,10 +645,11 @@ def _results(settings: Settings, items: Sequence[WorkItem], jobs: int, stdin_dat
         yield from outcomes
 
 
-def write_outcome(outcome: Outcome, keys: KeyFile | None) -> DocStatus:
+def write_outcome(outcome: Outcome, keys: KeyFile | None, mode: int | None = DEFAULT_OUTPUT_MODE) -> DocStatus:
     """Append the document's key record to ``keys``, then write its outputs atomically
-    (standard output for ``-``), where this runs: the main process of a local run, a
-    worker of a distributed one. A write error makes the document failed."""
+    (standard output for ``-``) with file ``mode``, where this runs: the main process
+    of a local run, a worker of a distributed one. A write error makes the document
+    failed."""
     status, reason = outcome.status, outcome.reason
     if status != FAILED:
         try:
@@ -628,13 +660,14 @@ def write_outcome(outcome: Outcome, keys: KeyFile | None) -> DocStatus:
                     sys.stdout.write(content)
                     sys.stdout.flush()
                 else:
-                    atomic_write_text(path, content)
+                    atomic_write_text(path, content, mode)
         except OSError as exc:
             status = FAILED
-            reason = f"{outcome.source}: cannot write output ({exc.strerror or type(exc).__name__})"
+            reason = f"{shown(outcome.source)}: cannot write output ({exc.strerror or type(exc).__name__})"
             if exc.filename is not None:
                 reason = (
-                    f"{exc.filename}: cannot write output for {outcome.source} ({exc.strerror or type(exc).__name__})"
+                    f"{shown(exc.filename)}: cannot write output for {shown(outcome.source)} "
+                    f"({exc.strerror or type(exc).__name__})"
                 )
     return DocStatus(
         outcome.doc_id,
@@ -667,10 +700,11 @@ def deidentify_partition(
     that cannot be done is a failed status whose reason holds no text.
     """
     items = list(items)
+    redact_paths(bytes.fromhex(settings.path_key) if settings.path_key else None)
     missing = [folder for folder in shared_dirs if not os.path.isdir(folder)]
     if missing:
         reason = (
-            f"{missing[0]} does not exist on worker {socket.gethostname()}: outputs and the key file "
+            f"{shown(missing[0])} does not exist on worker {socket.gethostname()}: outputs and the key file "
             "must be on a filesystem that every worker shares"
         )
         return [_failed(item, reason) for item in items]
@@ -681,7 +715,7 @@ def deidentify_partition(
             outcomes = process_chunk(settings, items[start : start + MAX_CHUNK])
             if keys is None and key_dir is not None and any(o.key is not None for o in outcomes):
                 keys = KeyFile(Path(key_dir) / f"{uuid.uuid4().hex}.jsonl")
-            statuses.extend(write_outcome(outcome, keys) for outcome in outcomes)
+            statuses.extend(write_outcome(outcome, keys, settings.output_mode) for outcome in outcomes)
     except Exception as exc:  # e.g. the key shard cannot be created: the rest is not done
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
         reason = f"internal error on worker {socket.gethostname()} ({detail})"
@@ -693,7 +727,7 @@ def deidentify_partition(
 
 
 def _failed(item: WorkItem, reason: str) -> DocStatus:
-    return DocStatus(item.doc_id, item.source, FAILED, f"{item.source}: not processed; {reason}")
+    return DocStatus(item.doc_id, item.source, FAILED, f"{shown(item.source)}: not processed; {reason}")
 
 
 class BatchRun:
@@ -740,10 +774,12 @@ class BatchRun:
     def __enter__(self) -> BatchRun:
         started = time.perf_counter()
         since_ns = 0
+        self._stack.callback(redact_paths, redacting())
+        redact_paths(bytes.fromhex(self.settings.path_key) if self.settings.path_key else None)
         if self.output_dir is not None:
             fingerprint = self.fingerprint if self.fingerprint is not None else run_fingerprint(self.settings)
             check_output_dir(self.output_dir, fingerprint, self.items, self.overwrite)
-            since_ns = record_run(self.output_dir, fingerprint, self.items, self.overwrite)
+            since_ns = record_run(self.output_dir, fingerprint, self.items, self.overwrite, self.settings.output_mode)
         stack = self._stack
         stack.callback(self._stop_clock, started)
         try:
@@ -794,9 +830,10 @@ class BatchRun:
         else:
             summary.counts[status.status] += 1
             if status.status == EMPTY:
-                log.warning(f"{status.source}: empty input; empty output written")
+                log.warning(f"{shown(status.source)}: empty input; empty output written")
             found = ", ".join(f"{t} {n}" for t, n in sorted(status.counts.items())) or "none"
-            log.debug(f"{status.doc_id}: {status.n_chars} characters, {sum(status.counts.values())} span(s): {found}")
+            spans = sum(status.counts.values())
+            log.debug(f"{shown(status.doc_id)}: {status.n_chars} characters, {spans} span(s): {found}")
         if self._bar is not None:
             self._bar.update(1)
 
@@ -841,5 +878,5 @@ def run(
     with batch_run:
         jobs = min(effective_jobs(jobs), max(1, len(batch_run.todo)))
         for outcome in _results(batch_run.settings, batch_run.todo, jobs, stdin_data):
-            batch_run.record(write_outcome(outcome, batch_run.keys))
+            batch_run.record(write_outcome(outcome, batch_run.keys, batch_run.settings.output_mode))
     return batch_run.summary

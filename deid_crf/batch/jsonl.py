@@ -37,6 +37,7 @@ from typing import IO, Any
 from deid_crf.batch.engine import STDIN, Settings, deidentifier
 from deid_crf.batch.formats import json_entities, mode_of
 from deid_crf.deid.deidentifier import ANNOTATE, Deidentifier, Result
+from deid_crf.io.names import shown
 
 log = logging.getLogger("deid_crf")
 
@@ -158,7 +159,7 @@ def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) 
             try:
                 stream = stack.enter_context(open(source, "rb"))
             except OSError as exc:
-                log.error(f"{source}: cannot read file ({exc.strerror or type(exc).__name__})")
+                log.error(f"{shown(source)}: cannot read file ({exc.strerror or type(exc).__name__})")
                 return 1
         for batch in read_lines(stream, settings.max_bytes):
             parsed = [parse_line(number, data) for number, data in batch]

@@ -28,6 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from deid_crf.io.names import shown
+
 # How every key record's line starts: ``json.dumps(record, sort_keys=True)`` of a
 # record whose first key (in sorted order) is ``date_shift_days``.
 RECORD_START = b'{"date_shift_days": '
@@ -78,18 +80,19 @@ def check_key_file(path: str | os.PathLike) -> None:
         return
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise KeyFileError(f"{path}: the key file is a symbolic link (never followed)") from None
-        raise KeyFileError(f"{path}: cannot open the key file ({exc.strerror or type(exc).__name__})") from None
+            raise KeyFileError(f"{shown(path)}: the key file is a symbolic link (never followed)") from None
+        raise KeyFileError(f"{shown(path)}: cannot open the key file ({exc.strerror or type(exc).__name__})") from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise KeyFileError(f"{path}: the key file exists and is not a regular file")
+        raise KeyFileError(f"{shown(path)}: the key file exists and is not a regular file")
     with os.fdopen(fd, "rb") as f:
         if st.st_uid != os.geteuid():
-            raise KeyFileError(f"{path}: the key file exists and belongs to another user")
+            raise KeyFileError(f"{shown(path)}: the key file exists and belongs to another user")
         if not _holds_key_records(f, st):
             raise KeyFileError(
-                f"{path}: exists and is not a deid-crf key file; it is left as it is: choose a new --key-file path"
+                f"{shown(path)}: exists and is not a deid-crf key file; it is left as it is: "
+                "choose a new --key-file path"
             )
 
 
@@ -106,11 +109,11 @@ def _open_for_append(path: Path) -> int:
     try:
         fd = os.open(path, flags | os.O_NONBLOCK)
     except OSError as exc:
-        raise KeyFileError(f"{path}: cannot open the key file ({exc.strerror or type(exc).__name__})") from None
+        raise KeyFileError(f"{shown(path)}: cannot open the key file ({exc.strerror or type(exc).__name__})") from None
     after = os.fstat(fd)
     if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(after.st_mode):
         os.close(fd)
-        raise KeyFileError(f"{path}: the key file changed while it was being opened")
+        raise KeyFileError(f"{shown(path)}: the key file changed while it was being opened")
     os.set_blocking(fd, True)
     return fd
 
@@ -214,9 +217,9 @@ class KeyFile:
 def _check_shard_dir(folder: Path) -> None:
     st = os.lstat(folder)
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        raise KeyFileError(f"{folder}: the key shard folder is a link or not a folder; remove it and run again")
+        raise KeyFileError(f"{shown(folder)}: the key shard folder is a link or not a folder; remove it and run again")
     if st.st_uid != os.geteuid():
-        raise KeyFileError(f"{folder}: the key shard folder belongs to another user")
+        raise KeyFileError(f"{shown(folder)}: the key shard folder belongs to another user")
 
 
 def _key_records(path: str | os.PathLike) -> list[dict[str, Any]]:

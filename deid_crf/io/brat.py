@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from deid_crf.io.files import CorpusError, atomic_write_text, read_text
+from deid_crf.io.names import shown
 from deid_crf.text.document import SPAN_BREAKS, Document, Entity
 
 _SPAN_BREAK = re.compile(f"[{re.escape(SPAN_BREAKS)}]")
@@ -30,19 +31,20 @@ def parse_ann(ann: str, text: str, name: str) -> list[Entity]:
             continue
         parts = line.split("\t")
         if len(parts) != 3:
-            raise CorpusError(f"{name}:{lineno}: expected 3 tab-separated fields in a T line")
+            raise CorpusError(f"{shown(name)}:{lineno}: expected 3 tab-separated fields in a T line")
         info = parts[1].split(" ")
         if len(info) != 3:
-            raise CorpusError(f"{name}:{lineno}: expected 'TYPE START END' (discontinuous spans are not supported)")
+            expected = "expected 'TYPE START END' (discontinuous spans are not supported)"
+            raise CorpusError(f"{shown(name)}:{lineno}: {expected}")
         label, start_s, end_s = info
         try:
             start, end = int(start_s), int(end_s)
         except ValueError:
-            raise CorpusError(f"{name}:{lineno}: offsets are not integers") from None
+            raise CorpusError(f"{shown(name)}:{lineno}: offsets are not integers") from None
         if not 0 <= start < end <= len(text):
-            raise CorpusError(f"{name}:{lineno}: span {start}-{end} is outside the text (length {len(text)})")
+            raise CorpusError(f"{shown(name)}:{lineno}: span {start}-{end} is outside the text (length {len(text)})")
         if text[start:end] != parts[2]:
-            raise CorpusError(f"{name}:{lineno}: span text differs from the document text at {start}-{end}")
+            raise CorpusError(f"{shown(name)}:{lineno}: span text differs from the document text at {start}-{end}")
         entities.append(Entity(start, end, label))
     return sorted(entities)
 
@@ -60,14 +62,14 @@ def read_brat_dir(directory: str | os.PathLike, require_ann: bool = True) -> lis
     """Read every ``*.txt`` of a BRAT directory, sorted by name."""
     directory = Path(directory)
     if not directory.is_dir():
-        raise CorpusError(f"{directory}: not a directory")
+        raise CorpusError(f"{shown(directory)}: not a directory")
     txt_paths = sorted(directory.glob("*.txt"))
     if not txt_paths:
-        raise CorpusError(f"{directory}: no .txt files")
+        raise CorpusError(f"{shown(directory)}: no .txt files")
     docs = []
     for txt_path in txt_paths:
         if require_ann and not txt_path.with_suffix(".ann").exists():
-            raise CorpusError(f"{txt_path.with_suffix('.ann')}: missing annotation file")
+            raise CorpusError(f"{shown(txt_path.with_suffix('.ann'))}: missing annotation file")
         docs.append(read_document(txt_path))
     return docs
 

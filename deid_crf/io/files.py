@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
+from deid_crf.io.names import shown
+
 
 class CorpusError(ValueError):
     """A corpus file is missing, unreadable or malformed. The message holds no PHI."""
@@ -48,16 +50,16 @@ def read_bytes(path: str | os.PathLike, max_bytes: int) -> bytes:
     or device is refused before anything is read from it."""
     problem = file_problem(path)
     if problem is not None:
-        raise CorpusError(f"{path}: {problem}")
+        raise CorpusError(f"{shown(path)}: {problem}")
     try:
         # O_NONBLOCK: should a FIFO take the file's place meanwhile, opening it does not hang.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        raise CorpusError(f"{path}: {_stat_problem(path, exc)}") from None
+        raise CorpusError(f"{shown(path)}: {_stat_problem(path, exc)}") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise CorpusError(f"{path}: not a regular file ({_kind(st.st_mode)})")
+            raise CorpusError(f"{shown(path)}: not a regular file ({_kind(st.st_mode)})")
         chunks, left = [], max_bytes + 1
         while left > 0:
             chunk = os.read(fd, min(left, 1 << 20))
@@ -66,11 +68,11 @@ def read_bytes(path: str | os.PathLike, max_bytes: int) -> bytes:
             chunks.append(chunk)
             left -= len(chunk)
     except OSError as exc:
-        raise CorpusError(f"{path}: cannot read file ({exc.strerror or type(exc).__name__})") from None
+        raise CorpusError(f"{shown(path)}: cannot read file ({exc.strerror or type(exc).__name__})") from None
     finally:
         os.close(fd)
     if left <= 0:
-        raise TooLarge(f"{path}: file is over the limit of {max_bytes} bytes")
+        raise TooLarge(f"{shown(path)}: file is over the limit of {max_bytes} bytes")
     return b"".join(chunks)
 
 
@@ -79,7 +81,7 @@ def read_stream(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
     when it holds more (only ``max_bytes + 1`` bytes are read)."""
     data = stream.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise TooLarge(f"{name}: input is over the limit of {max_bytes} bytes")
+        raise TooLarge(f"{shown(name)}: input is over the limit of {max_bytes} bytes")
     return data
 
 
@@ -108,20 +110,24 @@ def _stat_problem(path: str | os.PathLike, exc: OSError) -> str:
 def decode_text(data: bytes, name: str, encoding: str = "utf-8") -> str:
     """Decode raw bytes of a document, refusing binary data and undecodable bytes."""
     if b"\x00" in data:
-        raise CorpusError(f"{name}: looks like a binary file (contains NUL bytes)")
+        raise CorpusError(f"{shown(name)}: looks like a binary file (contains NUL bytes)")
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise CorpusError(f"{name}: not valid {encoding} at byte {exc.start}") from None
+        raise CorpusError(f"{shown(name)}: not valid {encoding} at byte {exc.start}") from None
     except LookupError:
-        raise CorpusError(f"{name}: unknown encoding {encoding!r}") from None
+        raise CorpusError(f"{shown(name)}: unknown encoding {encoding!r}") from None
 
 
-def atomic_write_text(path: str | os.PathLike, content: str) -> None:
+def atomic_write_text(path: str | os.PathLike, content: str, mode: int | None = None) -> None:
     """Write ``content`` to ``path`` through a temporary file and a rename, so that a
-    crash never leaves a half-written file behind."""
+    crash never leaves a half-written file behind. The file gets ``mode`` and the
+    folders created for it :func:`folder_mode` of it; with None, what the umask allows."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if mode is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        make_dirs(path.parent, folder_mode(mode))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
@@ -129,11 +135,34 @@ def atomic_write_text(path: str | os.PathLike, content: str) -> None:
             f.flush()
             # On disk before the rename: after a power cut a file is old or new, never empty.
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates files owner-only
+        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)  # mkstemp creates files owner-only
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def folder_mode(mode: int) -> int:
+    """The mode of a folder holding files of ``mode``: searchable by whoever may read
+    them (600 → 700, 640 → 750, 644 → 755)."""
+    return mode | (mode & 0o444) >> 2
+
+
+def make_dirs(folder: Path, mode: int) -> None:
+    """Create ``folder`` and its missing parents, each with ``mode`` whatever the umask;
+    folders that exist are left as they are."""
+    missing = []
+    while not os.path.lexists(folder) and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for new in reversed(missing):
+        try:
+            new.mkdir()
+        except FileExistsError:
+            if not new.is_dir():
+                raise
+            continue
+        os.chmod(new, mode)
 
 
 def _umask() -> int:

@@ -5,9 +5,11 @@ what the model needs besides its files) and the model's own files (CRFsuite's
 model file, ``.npz`` arrays loaded with ``allow_pickle=False``, bundled resources).
 Nothing is pickled, so loading a model executes no code from it.
 
-Saving writes the whole model into a staging folder beside the target and renames
-it into place once it is complete: an existing model is replaced only by a complete
-one, and a directory that holds something other than a model is never replaced.
+Saving writes the whole model into a staging folder beside the target, then its
+:data:`MANIFEST_FILE` (every file's size and SHA-256, checked first at load by
+:func:`verify_manifest`), and renames it into place once it is complete: an
+existing model is replaced only by a complete one, and a directory that holds
+something other than a model is never replaced.
 This module knows no model: each passes its :class:`ModelFormat` and a function that
 writes its files.
 """
@@ -15,9 +17,12 @@ writes its files.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import logging
 import os
 import shutil
+import stat
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
@@ -27,12 +32,24 @@ from typing import Any
 
 import numpy as np
 
+from deid_crf.io.names import shown
+
 CONFIG_FILE = "config.json"
 HEADER_KEYS = ("format", "version", "kind")
+# Every file of a saved model with its size and SHA-256, written last at save and
+# checked first at load (:func:`verify_manifest`).
+MANIFEST_FILE = "MANIFEST.json"
+MANIFEST_FORMAT = ("deid-crf-manifest", 1)
+log = logging.getLogger("deid_crf")
 
 
 class ModelNotFoundError(FileNotFoundError):
     """No trained model where one was expected."""
+
+
+class InvalidModel(ValueError):
+    """A model file that is damaged, out of its declared ranges or not of this kind.
+    The message names the file and the problem (a model holds no document text)."""
 
 
 @dataclass(frozen=True)
@@ -57,30 +74,35 @@ def read_config(directory: str | os.PathLike, build_hint: str = "") -> dict[str,
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"{path}: unreadable model configuration (invalid JSON at line {exc.lineno} column {exc.colno})"
+        raise InvalidModel(
+            f"{shown(path)}: unreadable model configuration (invalid JSON at line {exc.lineno} column {exc.colno})"
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: unreadable model configuration ({type(exc).__name__})") from None
+    except (OSError, UnicodeDecodeError, RecursionError) as exc:
+        raise InvalidModel(f"{shown(path)}: unreadable model configuration ({type(exc).__name__})") from None
     if not isinstance(meta, dict):
-        raise ValueError(f"{path}: unreadable model configuration (not a JSON object)")
+        raise InvalidModel(f"{shown(path)}: unreadable model configuration (not a JSON object)")
     return meta
 
 
 def read_model_dir(directory: str | os.PathLike, model_format: ModelFormat) -> dict[str, Any]:
     """The configuration of a model saved by :func:`write_model_dir` in ``model_format``:
-    ``ValueError`` naming the file for another format, kind or version."""
+    ``ValueError`` naming the file for another format, kind or version, or for a file
+    that differs from the model's manifest (:func:`verify_manifest`)."""
+    if not (Path(directory) / CONFIG_FILE).is_file():
+        read_config(directory, model_format.build_hint)  # ModelNotFoundError
+    if not verify_manifest(directory) and model_format.kind in ("crf", "svm"):
+        _warn_once(f"{shown(directory)}: no {MANIFEST_FILE} (saved before models had one): its files are not checked")
     meta = read_config(directory, model_format.build_hint)
     path = Path(directory) / CONFIG_FILE
     name, version, kind = model_format.name, model_format.version, model_format.kind
     if meta.get("format") != name:
-        raise ValueError(f"{path}: not a {name} model (format {meta.get('format')!r:.60})")
+        raise InvalidModel(f"{shown(path)}: not a {name} model (format {meta.get('format')!r:.60})")
     if meta.get("version") != version:
-        raise ValueError(
-            f"{path}: {name} model of version {meta.get('version')!r:.20}; this deid-crf reads version {version}"
+        raise InvalidModel(
+            f"{shown(path)}: {name} model of version {meta.get('version')!r:.20}; this deid-crf reads version {version}"
         )
     if meta.get("kind", kind) != kind:  # models saved before the header had "kind" (POS v1) have none
-        raise ValueError(f"{path}: a {meta.get('kind')!r:.40} model, not a {kind!r} model")
+        raise InvalidModel(f"{shown(path)}: a {meta.get('kind')!r:.40} model, not a {kind!r} model")
     return meta
 
 
@@ -90,9 +112,11 @@ def invalid_config(directory: str | os.PathLike) -> Iterator[None]:
     value of the wrong type) as a ``ValueError`` naming the file."""
     try:
         yield
-    except (KeyError, TypeError, ValueError) as exc:
+    except InvalidModel:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         path = Path(directory) / CONFIG_FILE
-        raise ValueError(f"{path}: invalid model configuration ({type(exc).__name__}: {exc})") from None
+        raise InvalidModel(f"{shown(path)}: invalid model configuration ({type(exc).__name__}: {exc!s:.200})") from None
 
 
 def is_model_dir(directory: str | os.PathLike) -> bool:
@@ -132,11 +156,85 @@ def write_model_dir(
         header = {"format": model_format.name, "version": model_format.version, "kind": model_format.kind}
         text = json.dumps(header | body, indent=2, ensure_ascii=False) + "\n"
         (staging / CONFIG_FILE).write_text(text, encoding="utf-8")
+        write_manifest(staging)
         _move_into_place(staging, directory)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return given
+
+
+def _files(directory: Path) -> Iterator[tuple[str, Path]]:
+    """``(relative name, path)`` of every regular file under ``directory`` but the
+    manifest (links are not followed, nor listed)."""
+    for path in sorted(directory.rglob("*")):
+        name = path.relative_to(directory).as_posix()
+        if name != MANIFEST_FILE and path.is_file() and not path.is_symlink():
+            yield name, path
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    # O_NOFOLLOW: a file of the model replaced by a link is not followed (and is refused).
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_manifest(directory: str | os.PathLike) -> None:
+    """Write ``directory``/:data:`MANIFEST_FILE`: the size and SHA-256 of every file."""
+    directory = Path(directory)
+    files = {name: {"size": path.stat().st_size, "sha256": _sha256(path)} for name, path in _files(directory)}
+    manifest = {"format": MANIFEST_FORMAT[0], "version": MANIFEST_FORMAT[1], "files": files}
+    (directory / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def verify_manifest(directory: str | os.PathLike) -> bool:
+    """Check every file listed in ``directory``'s manifest: present, a regular file
+    (not a link), of its size and SHA-256; :class:`InvalidModel` naming the first that
+    is not. False when there is no manifest (a model saved before they existed).
+    Files the manifest does not list are never read: a model reads only files that a
+    listed one names (``config.json``, ``SOURCES.json``) or fixed names inside folders
+    that ``config.json`` names."""
+    directory = Path(directory)
+    path = directory / MANIFEST_FILE
+    if not path.is_file():
+        return False
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        files = manifest["files"]
+        if (manifest["format"], manifest["version"]) != MANIFEST_FORMAT or not isinstance(files, dict):
+            raise ValueError
+        listed = [(name, int(info["size"]), str(info["sha256"])) for name, info in files.items()]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        raise InvalidModel(f"{shown(path)}: unreadable manifest") from None
+    for name, size, sha256 in listed:
+        file = directory / name
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            raise InvalidModel(f"{shown(path)}: lists a file outside the model folder ({shown(name)})")
+        try:
+            st = os.lstat(file)
+            if not stat.S_ISREG(st.st_mode):
+                raise InvalidModel(f"{shown(file)}: not a regular file; the model's manifest lists one")
+            if st.st_size != size:
+                raise InvalidModel(f"{shown(file)}: {st.st_size} bytes, the model's manifest says {size}")
+            if _sha256(file) != sha256:
+                raise InvalidModel(f"{shown(file)}: changed since the model was saved (SHA-256 differs)")
+        except FileNotFoundError:
+            raise InvalidModel(f"{shown(file)}: missing; the model's manifest lists it") from None
+        except OSError as exc:
+            raise InvalidModel(f"{shown(file)}: unreadable ({exc.strerror or type(exc).__name__})") from None
+    return True
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        log.warning(message)
 
 
 def _move_into_place(staging: Path, directory: Path) -> None:
@@ -160,13 +258,72 @@ def save_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
     np.savez_compressed(path, **arrays)
 
 
-def load_arrays(path: Path) -> dict[str, np.ndarray]:
+# What the arrays of one ``.npz`` file may hold once decompressed, in all: the largest
+# shipped (the POS tagger's weights) hold 58 MB, an SVM's sparse weights at most a few
+# hundred; a crafted archive that would inflate further is refused before it does.
+MAX_ARRAY_BYTES = 1 << 30
+
+
+def load_arrays(
+    path: Path,
+    max_bytes: int = MAX_ARRAY_BYTES,
+    expect: Callable[[str, tuple[int, ...], np.dtype], str | None] | None = None,
+) -> dict[str, np.ndarray]:
     """The arrays of an ``.npz`` file written by :func:`save_arrays`, read with
-    ``allow_pickle=False``; errors name the file."""
+    ``allow_pickle=False``. Each array's header is read first: a dtype holding objects,
+    arrays over ``max_bytes`` in all (whatever the archive claims) or a shape that
+    ``expect(name, shape, dtype)`` finds wrong (it returns the problem, or None) are
+    refused (:class:`InvalidModel`, naming the file) before their data are read."""
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: missing model file")
+        raise FileNotFoundError(f"{shown(path)}: missing model file")
+    arrays: dict[str, np.ndarray] = {}
+    left = max_bytes
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {name: data[name] for name in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{path}: unreadable arrays ({type(exc).__name__}: {exc})") from None
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                name = info.filename.removesuffix(".npy")
+                with archive.open(info) as member:
+                    shape, dtype = _array_header(member)
+                size = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+                problem = _member_problem(info, shape, dtype, size, left, expect)
+                if problem:
+                    raise InvalidModel(f"{shown(path)}: array {name!r:.40} {problem}")
+                with archive.open(info) as member:
+                    arrays[name] = np.lib.format.read_array(member, allow_pickle=False)
+                left -= size
+    except InvalidModel:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
+        raise InvalidModel(f"{shown(path)}: unreadable arrays ({type(exc).__name__})") from None
+    return arrays
+
+
+def _member_problem(
+    info: zipfile.ZipInfo,
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    size: int,
+    left: int,
+    expect: Callable[[str, tuple[int, ...], np.dtype], str | None] | None,
+) -> str | None:
+    if not info.filename.endswith(".npy"):
+        return "is not a .npy member"
+    if dtype.hasobject:
+        return "holds Python objects"
+    if max(size, info.file_size) > left:
+        return "is over the size limit of the arrays of one file"
+    return expect(info.filename.removesuffix(".npy"), shape, dtype) if expect is not None else None
+
+
+def _array_header(member: Any) -> tuple[tuple[int, ...], np.dtype]:
+    """Shape and dtype from the header of a ``.npy`` stream (versions 1 and 2)."""
+    version = np.lib.format.read_magic(member)
+    if version == (1, 0):
+        shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+    elif version == (2, 0):
+        shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+    else:
+        raise ValueError(f"unsupported .npy version {version}")
+    if any(not isinstance(n, int) or n < 0 for n in shape):
+        raise ValueError("bad shape")
+    return tuple(shape), dtype

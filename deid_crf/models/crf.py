@@ -19,6 +19,7 @@ import pycrfsuite
 from deid_crf.config import CRFConfig, documents, from_params
 from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.models.crf_decode import CRFWeights
+from deid_crf.models.crfsuite_file import check_model_file
 
 if TYPE_CHECKING:
     import sklearn_crfsuite
@@ -162,6 +163,7 @@ class CRFModel(Estimator):
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no CRF model file")
         model = cls(**params)
+        check_model_file(path)  # CRFsuite's reader trusts every offset in the file
         model._path = str(path)
         model._weights = CRFWeights.from_file(path)
         model.classes_ = list(model._weights.labels)

@@ -27,6 +27,7 @@ from deid_crf.config import (
     SVMConfig,
     TaggerConfig,
     TokenizerConfig,
+    check_config,
     documents,
     from_params,
     svm_feature_config,
@@ -235,6 +236,7 @@ class WindowSVMTagger(TaggerBase):
     def _from_config(cls, meta: dict[str, Any], config: TaggerConfig) -> tuple[dict[str, Any], dict[str, Any]]:
         # Models saved before the Viterbi decoder existed were decoded by repair.
         params = {"classifier": "linear_svc", "decoder": "repair", **meta["params"]}
+        check_config(SVMConfig(**params), "params")
         classes = [str(c) for c in meta["classes"]]
         return params, {"classes_": classes, "entity_types_": entity_types(classes)}
 

@@ -17,6 +17,8 @@ import numpy as np
 from deid_crf.config import POS_BACKENDS, FeatureConfig
 from deid_crf.features.registry import GROUPS, get_group
 from deid_crf.featurization.featurizer import Featurizer
+from deid_crf.io.names import shown
+from deid_crf.io.persistence import CONFIG_FILE, InvalidModel
 from deid_crf.text.table import TokenTable
 
 
@@ -202,9 +204,15 @@ def bundle(config: FeatureConfig, directory: Path) -> FeatureConfig:
     return replace(config, **changes)
 
 
-def resolve(config: FeatureConfig, directory: Path) -> FeatureConfig:
+def resolve(config: FeatureConfig, directory: Path, inside: bool = True) -> FeatureConfig:
     """Point a loaded model's resource paths into its own directory; a model whose POS
-    features come from stanza fails here, clearly, where stanza or its model is missing."""
+    features come from stanza fails here, clearly, where stanza or its model is missing.
+
+    With ``inside`` (loading a model), each bundled resource's path must be a relative
+    one that stays inside ``directory``, links resolved, and exist there: anything else
+    is :class:`~deid_crf.io.persistence.InvalidModel` naming its ``config.json`` (a
+    model never reads files from elsewhere). Without it (training again from a saved
+    configuration), a resource missing from ``directory`` keeps its configured path."""
     if "pos" in config.groups and config.pos_backend == "stanza":
         from deid_crf.resources.pos_stanza import StanzaUnavailableError, require_spanish_model
 
@@ -215,9 +223,28 @@ def resolve(config: FeatureConfig, directory: Path) -> FeatureConfig:
     changes = {}
     for group in bundled_groups(config):
         field = RESOURCES[resource_of(group)].path_field
-        if getattr(config, field) is None:
+        value = getattr(config, field)
+        if inside:
+            _check_inside(directory, field, value)
+        elif value is None:
             continue
-        bundled = directory / getattr(config, field)
+        bundled = directory / value
         if bundled.exists():
             changes[field] = str(bundled)
     return replace(config, **changes)
+
+
+def _check_inside(directory: Path, field: str, value: str | None) -> None:
+    problem = None
+    relative = Path(value or "")
+    if not value or relative.is_absolute() or ".." in relative.parts:
+        problem = "must be a path inside the model folder"
+    else:
+        try:
+            (directory / relative).resolve(strict=True).relative_to(directory.resolve(strict=True))
+        except FileNotFoundError:
+            problem = "is missing from the model folder"
+        except (ValueError, OSError, RuntimeError):
+            problem = "leads outside the model folder"
+    if problem:
+        raise InvalidModel(f"{shown(directory / CONFIG_FILE)}: features.{field} ({shown(str(value))}) {problem}")

@@ -26,12 +26,28 @@ from pathlib import Path
 import numpy as np
 
 from deid_crf.config import data_dir
+from deid_crf.io.names import shown
+from deid_crf.io.persistence import InvalidModel, load_arrays
 from deid_crf.text.tokenizer import Tokenizer
 
 VECTORS_FILE = "vectors.bin"
 CLUSTERS_FILE = "clusters.npz"
 CORPUS_FILES = ("meddocan_train_dev.txt.gz", "cantemist_annotated_sets.txt.gz", "cantemist_background.txt.gz")
 DEFAULT_CLUSTERS = (64, 256, 1024)
+# What a clusters.npz may hold: arrays k<N> of N centroids (N up to MAX_CLUSTERS) of
+# the vectors' dimension, in MAX_CLUSTER_BYTES in all.
+MAX_CLUSTERS = 4096
+MAX_CLUSTER_BYTES = 64 << 20
+
+
+def _centroid_problem(dim: int, name: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
+    """What is wrong with the header of centroid array ``name`` (None: nothing)."""
+    count = name.removeprefix("k")
+    if not name.startswith("k") or not count.isdigit() or not 1 <= int(count) <= MAX_CLUSTERS:
+        return f"is not named k<number of clusters, 1 to {MAX_CLUSTERS}>"
+    if shape != (int(count), dim) or dtype.kind != "f":
+        return f"must hold {count} float centroids of dimension {dim}"
+    return None
 
 
 class Embeddings:
@@ -44,8 +60,13 @@ class Embeddings:
         if not (directory / VECTORS_FILE).is_file():
             raise FileNotFoundError(f"no embeddings in {directory}; run `make embeddings`")
         self.model = fasttext.load_model(str(directory / VECTORS_FILE))
-        with np.load(directory / CLUSTERS_FILE, allow_pickle=False) as data:
-            self.centroids = [data[k] for k in sorted(data.files, key=lambda k: int(k.removeprefix("k")))]
+        dim = self.model.get_dimension()
+        arrays = load_arrays(
+            directory / CLUSTERS_FILE, MAX_CLUSTER_BYTES, lambda *header: _centroid_problem(dim, *header)
+        )
+        if not arrays:
+            raise InvalidModel(f"{shown(directory / CLUSTERS_FILE)}: no centroids")
+        self.centroids = [arrays[k] for k in sorted(arrays, key=lambda k: int(k.removeprefix("k")))]
 
     @cached_property
     def _vocabulary(self) -> tuple[dict[str, int], np.ndarray]:

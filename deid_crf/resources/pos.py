@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from deid_crf.config import FeatureConfig, POSConfig, TaggerConfig, data_dir, documents
+from deid_crf.config import FeatureConfig, POSConfig, TaggerConfig, check_config, data_dir, documents
 from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.features.encoding import Coded
 from deid_crf.featurization.featurizer import Featurizer
@@ -196,7 +196,7 @@ class PosTagger(Estimator):
         directory = Path(directory)
         meta = read_model_dir(directory, cls.model_format)
         with invalid_config(directory):
-            tagger = cls(**meta["params"])
+            tagger = cls(**asdict(check_config(POSConfig(**meta["params"]), "params")))
             # Featurize exactly as the saved model was trained, whatever the current defaults.
             tagger.features_ = TaggerConfig.from_dict({"features": meta["features"]}).features
             tagger.classes_ = {h: list(meta["classes"][h]) for h in HEADS}
