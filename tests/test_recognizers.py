@@ -18,10 +18,13 @@ from deid_crf.deid.recognizers.national_ids import (
     nass_is_valid,
 )
 from deid_crf.deid.recognizers.phones import find_phones
-from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
+from deid_crf.deid.recognizers.places import find_home_places, find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes
+from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.vehicles import find_vehicle_ids
+from deid_crf.deid.recognizers.work import find_companies, find_professions
 from deid_crf.deid.rules import RuleLayer
-from deid_crf.text.spans import MODEL, PHISpan
+from deid_crf.text.spans import MODEL, RULE, PHISpan
 
 PHONE, FAX = "NUMERO_TELEFONO", "NUMERO_FAX"
 
@@ -389,3 +392,140 @@ def test_nicknames_after_names(text, name, expected):
     out = nicknames_after_names(text, spans)
     assert [text[s.start : s.end] for s in out if s.start != start] == expected
     assert {s.type for s in out} == {"FAMILIARES_SUJETO_ASISTENCIA"}
+
+
+# ------------------------------------------------------------------------------ relatives
+
+RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Vino sola; su marido y su hija pequeña esperan fuera.", ["marido", "hija pequeña"]),
+        ("Tiene tres hijos sanos y una tía paterna con ELA.", ["tres hijos", "tía paterna"]),
+        ("Antecedentes: 2 hermanos con HTA.", ["2 hermanos"]),
+        # not a relative: a noun before it, a field label, a compound, a capitalised name
+        ("Se prepara la solución madre al 1 %.", []),
+        ("Madre: sana.", []),
+        ("pulsera madre-RN colocada", []),
+        ("Avenida Hermanos Machado, 3", []),
+        ("Dña. Rosa Nieto Gil", []),
+    ],
+)
+def test_relatives_adds_uncovered_kinship_phrases(text, expected):
+    out = relatives(text, [])
+    assert [text[s.start : s.end] for s in out] == expected
+    assert all(s.type == RELATIVE and s.source == RULE for s in out)
+
+
+def test_relatives_leaves_covered_words_to_their_span():
+    text = "Es la menor de cuatro hermanos."
+    start = text.index("la menor")
+    model = [PHISpan(start, len(text) - 1, "ID_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    assert relatives(text, model) == model
+
+
+def test_relatives_drops_the_article_of_a_relative_span():
+    text = "Refiere que un primo tuvo lo mismo."
+    start = text.index("un primo")
+    out = relatives(text, [PHISpan(start, start + len("un primo"), RELATIVE, 0.7, MODEL)])
+    assert [(text[s.start : s.end], s.confidence) for s in out] == [("primo", 0.7)]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected_type"),
+    [
+        ("Le acompaña su esposo,\nD. Iker Zubiri Goñi, que firma.", "Iker Zubiri Goñi", RELATIVE),
+        ("Avisada su hija mayor, Nerea, por teléfono.", "Nerea", RELATIVE),
+        # a comma after another word: the name keeps the model's type
+        ("Visto en consulta, Iker Zubiri Goñi refiere dolor.", "Iker Zubiri Goñi", "NOMBRE_SUJETO_ASISTENCIA"),
+    ],
+)
+def test_relatives_retypes_a_name_after_a_kinship_word(text, name, expected_type):
+    start = text.index(name)
+    out = relatives(text, [PHISpan(start, start + len(name), "NOMBRE_SUJETO_ASISTENCIA", 0.8, MODEL)])
+    [span] = [s for s in out if s.start == start]
+    assert span.type == expected_type
+
+
+# ------------------------------------------------------------------------------ work
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Su padre trabajó de estibador en el puerto.", ["estibador"]),
+        ("Ahora trabaja como conductora de autobús para la EMT.", ["conductora de autobús"]),
+        ("Casado, de profesión ebanista.", ["ebanista"]),
+        ("Profesión: Peón agrícola\nNHC: 1", ["Peón agrícola"]),
+        ("Podrá volver a su puesto como cajera la semana próxima.", ["cajera"]),
+        # cues without a job after them
+        ("Trabaja de noche y duerme mal.", []),
+        ("trabajaba de lunes a viernes", []),
+        ("Se recomienda el empleo de heparina.", []),
+    ],
+)
+def test_professions(text, expected):
+    assert texts(find_professions, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Trabaja en la empresa Cárnicas del Jiloca S.L. desde 2010.", ["Cárnicas del Jiloca S.L."]),
+        ("Repartidor para Envíos Rápidos Ebro SLU, con turnos.", ["Envíos Rápidos Ebro SLU"]),
+        # a manufacturer, not an employer (MEDDOCAN: INSTITUCION, left to the model)
+        ("Terapia de vacío (Sistemas Médicos Norte S.A.) cada 72 h.", []),
+        ("Ritmo sinusal; nodo SA sin alteraciones.", []),
+    ],
+)
+def test_companies(text, expected):
+    assert texts(find_companies, text) == expected
+    assert {t for _, t in found(find_companies, text)} <= {"OTROS_SUJETO_ASISTENCIA"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Conducía un turismo con matrícula 4409 FZL por la N-II.", ["4409 FZL"]),
+        ("Camión 1234-BCD con remolque R-5678-DFG", ["1234-BCD", "R-5678-DFG"]),
+        ("Motocicleta matrícula antigua Z-4521-AB", ["Z-4521-AB"]),
+        ("Número de bastidor: WVWZZZ1JZ3W386752", ["WVWZZZ1JZ3W386752"]),
+        # the same shapes without a vehicle on the line
+        ("Lote 4409 FZL, caducidad 2026", []),
+        ("Código WVWZZZ1JZ3W386752 del kit", []),
+    ],
+)
+def test_vehicle_ids(text, expected):
+    assert texts(find_vehicle_ids, text) == expected
+
+
+# ------------------------------------------------------------------------------ home places
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Paciente natural de Cluj-Napoca, en España desde 2011.", [("Cluj-Napoca", "TERRITORIO")]),
+        (
+            "Nacida en Marruecos; reside en Sant Adrià de Besòs.",
+            [("Marruecos", "PAIS"), ("Sant Adrià de Besòs", "TERRITORIO")],
+        ),
+        # institutions and addresses are not the place itself
+        ("Vive en Residencia Los Olmos desde marzo.", []),
+        ("domiciliada en C/ Mayor, 3", []),
+        ("vive en casa de su hija", []),
+    ],
+)
+def test_home_places(text, expected):
+    assert found(find_home_places, text) == expected
+
+
+def test_registered_recognizers_include_the_place_and_work_rules():
+    layer = RuleLayer()
+    text = "Reside en el barrio de San Blas y trabaja como albañil."
+    assert {(text[s.start : s.end], s.type) for s in layer.find(text)} >= {
+        ("San Blas", "TERRITORIO"),
+        ("albañil", "PROFESION"),
+    }

@@ -57,8 +57,11 @@ from deid_crf.deid.recognizers.national_ids import (
     nass_is_valid,
 )
 from deid_crf.deid.recognizers.phones import find_phones
-from deid_crf.deid.recognizers.places import find_neighbourhoods, towns_after_countries
+from deid_crf.deid.recognizers.places import COUNTRY, find_home_places, find_neighbourhoods, towns_after_countries
 from deid_crf.deid.recognizers.postcodes import find_postcodes
+from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
+from deid_crf.deid.recognizers.work import PROFESSION, find_companies, find_professions
 from deid_crf.gazetteers.spanish import PARTICLES
 from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, Coverage, PHISpan, combine
 
@@ -137,6 +140,13 @@ RECOGNIZERS: dict[str, Recognizer] = {
         ),
         Recognizer("date", (DATE,), find_dates, "numeric, ISO, Roman-month and written dates"),
         Recognizer("institution", (INSTITUTION,), find_institutions, "health services, national bodies, town councils"),
+        Recognizer("neighbourhood", (TERRITORY,), find_neighbourhoods, "the name after barrio de, del or de la"),
+        Recognizer("home_place", (COUNTRY, TERRITORY), find_home_places, "the place after natural de, reside en…"),
+        Recognizer(
+            "profession", (PROFESSION,), find_professions, "the job after trabaja como, de profesión, Profesión:…"
+        ),
+        Recognizer("company", (OTHER_SUBJECT,), find_companies, "a company by its legal form: … S.L., … SA.U."),
+        Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
     )
 }
 
@@ -258,7 +268,7 @@ class RuleLayer:
         if self.active:
             spans = combine(model_spans, self.find(text), text, self.priority, self.default)
             spans = towns_after_countries(text, spans)
-            spans = nicknames_after_names(text, given_names_after_comma(text, spans))
+            spans = nicknames_after_names(text, relatives(text, given_names_after_comma(text, spans)))
         else:
             spans = model_spans
         return propagate_names(text, spans) if self.propagate else sorted(spans)

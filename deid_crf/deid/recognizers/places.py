@@ -7,15 +7,21 @@
   capitalised name in brackets right after a country the model found is a town or
   region of that country (:func:`towns_after_countries`; it needs the model's PAIS
   spans, so it runs after the merge, not as a recognizer).
+* ``natural de Iași``, ``reside en Terrassa desde 2015``, ``nacida en Marruecos``: a
+  capitalised name right after a cue of birth or residence is a place
+  (:func:`find_home_places`): PAIS when it is a country's Spanish name (Faker's list),
+  TERRITORIO otherwise. A name that starts with an institution word (``reside en
+  Residencia …``) is left to the institution rules and the model.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 from deid_crf.deid.recognizers.common import SP, TERRITORY, Match
-from deid_crf.gazetteers.spanish import UPPER
+from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 COUNTRY = "PAIS"
@@ -64,3 +70,34 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 continue
             added.append(PHISpan(*place, TERRITORY, 1.0, RULE))
     return sorted([s for s in spans if (s.start, s.end) not in replaced] + added)
+
+
+_HOME_CUE = re.compile(
+    rf"(?<!\w)(?i:natural{SP}+de|originari[oa]{SP}+de|oriund[oa]{SP}+de|procedente{SP}+de"
+    rf"|nacid[oa]{SP}+en|residente{SP}+en|reside{SP}+en|residía{SP}+en|vive{SP}+en|vivía{SP}+en"
+    rf"|afincad[oa]{SP}+en|empadronad[oa]{SP}+en|domiciliad[oa]{SP}+en){SP}+(?P<place>{_NAME})"
+)
+# Words that open a name which is not a place after those cues.
+# (an address is the street rules' and the model's: "domiciliado en C/ Esquíroz").
+_NOT_PLACE = (
+    INSTITUTION_WORDS - {"de", "del", "la", "las", "los", "el", "y"}
+    | {normalize(t.rstrip("./")) for t in STREET_TYPES}
+    | {"casa", "urgencias", "planta"}
+)
+
+
+@cache
+def _countries() -> frozenset[str]:
+    from faker.providers.address.es_ES import Provider
+
+    return frozenset(normalize(name) for name in Provider.countries)
+
+
+def find_home_places(text: str) -> Iterator[Match]:
+    """The place after a cue of birth or residence (see the module)."""
+    for m in _HOME_CUE.finditer(text):
+        place = m.group("place")
+        first = place.split()[0]
+        if len(first) < 3 or normalize(first) in _NOT_PLACE:
+            continue
+        yield m.start("place"), m.end("place"), COUNTRY if normalize(place) in _countries() else TERRITORY

@@ -1,0 +1,84 @@
+"""Relatives the model missed or typed as someone else.
+
+The guidelines annotate a relative by the kinship word itself (P4.2: ``su madre``,
+``dos hijos``, ``tío paterno``), and MEDDOCAN's training annotations do so for almost
+every lower-case kinship word (``madre`` 28 of 36, ``hermano`` 15 of 15; the rest are
+things like ``solución madre``). Notes written in other ways put the word where the
+model has not seen it (``su marido y su hijo mayor siguen en …``), and put a relative's
+name after it (``Su marido, Karim``), which the model types as the patient or staff.
+:func:`relatives` runs after the merge, on the merged spans:
+
+* a lower-case kinship phrase that no span covers becomes a FAMILIARES span: the word
+  with a numeral before it and a qualifier after it (``dos hijos``, ``hijo mayor``,
+  ``tía materna``), but only after a determiner, a preposition, a conjunction or the
+  start of a clause, so that ``solución madre`` and ``células hijas`` are left alone,
+  and never as a field label (``Madre:``) or a compound (``madre-RN``);
+* a FAMILIARES span that starts with an article or a possessive (``un hermano``) loses
+  it, as the guidelines' examples do;
+* a person's name right after a kinship phrase and a comma (``esposa, Dña. Blanca
+  Irigoyen``) is the relative's: its type becomes FAMILIARES.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from deid_crf.deid.recognizers.common import SP
+from deid_crf.text.spans import RULE, Coverage, PHISpan
+
+RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
+PERSON_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
+
+# "mujer" and "pareja" are left out: MEDDOCAN annotates them 4 times in 155 and 4 in 6,
+# and "mujer" is the patient far more often than a wife.
+_KIN_WORD = (
+    r"(?:madres?|padres?|hij[oa]s?|herman[oa]s?|espos[oa]s?|marido|exmarido|expareja|exmujer"
+    r"|abuel[oa]s?|bisabuel[oa]s?|tí[oa]s?|sobrin[oa]s?|prim[oa]s?|niet[oa]s?|bisniet[oa]s?"
+    r"|cuñad[oa]s?|yerno|nuera|suegr[oa]s?|consuegr[oa]s?|hermanastr[oa]s?|padrastro|madrastra"
+    r"|hijastr[oa]s?|progenitor(?:a|es|as)?|gemel[oa]s?|melliz[oa]s?)"
+)
+_NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|\d{1,2})"
+_QUALIFIER = (
+    r"(?:mayor|menor|mayores|menores|pequeñ[oa]s?|median[oa]|únic[oa]|gemel[oa]s?|mellizos?"
+    r"|matern[oa]s?|patern[oa]s?|políticos?|política)"
+)
+# What may stand right before a kinship phrase: the start of a line, punctuation, a
+# determiner, a possessive, a preposition or a conjunction.
+_BEFORE = (
+    r"(?:^|[\n\r(\[;:,.\-–—•|·]|\b(?:el|la|los|las|un|una|unos|unas|su|sus|mi|mis|tu|tus|nuestr[oa]s?"
+    r"|a|al|de|del|con|por|para|sin|entre|y|e|o|u|ni|como|según|que|otro|otra|otros|otras)\b)"
+)
+# A numeral is guard enough: "tiene dos hijos".
+_KIN_PHRASE = re.compile(
+    rf"(?:(?<!\w)(?={_NUMERAL}{SP}+{_KIN_WORD})|{_BEFORE}{SP}*)"
+    rf"(?P<phrase>(?:{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?)"
+    rf"(?![\w\-:])(?!{SP}*:)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_ARTICLE = re.compile(rf"(?:un|una|unos|unas|su|sus|el|la|los|las|mi|mis){SP}+(?={_KIN_WORD}\b)", re.IGNORECASE)
+# A kinship phrase, a comma and maybe a courtesy title, right before a name.
+_KIN_BEFORE_NAME = re.compile(
+    rf"\b{_KIN_WORD}(?:{SP}+{_QUALIFIER})?{SP}*,\s*(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?$", re.IGNORECASE
+)
+_LOOKBACK = 60  # characters before a name searched for its kinship phrase
+
+
+def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (not overlapping one another) with the relatives described in the
+    module added, trimmed and retyped."""
+    out: list[PHISpan] = []
+    for span in spans:
+        if span.type == RELATIVE and (m := _ARTICLE.match(text, span.start)) and m.end() < span.end:
+            span = replace(span, start=m.end(), text="", replacement=None)
+        elif span.type in PERSON_TYPES and _KIN_BEFORE_NAME.search(text, max(0, span.start - _LOOKBACK), span.start):
+            span = replace(span, type=RELATIVE)
+        out.append(span)
+    coverage = Coverage((s.start, s.end) for s in out)
+    for m in _KIN_PHRASE.finditer(text):
+        start, end = m.span("phrase")
+        # Lower case only: "Hermanos Falcó" is a street, "Nieto" a surname.
+        if m.group("phrase").islower() and not coverage.overlaps(start, end):
+            out.append(PHISpan(start, end, RELATIVE, 1.0, RULE))
+    return sorted(out)

@@ -1,0 +1,38 @@
+"""Vehicle registration plates and chassis numbers (IDENTIF_VEHICULOS_NRSERIE_PLACAS).
+
+Spanish plates are four digits and three consonants since 2000 (``7731 LKB``), a
+province code, four digits and one or two letters before (``M-1234-AB``), and a
+trailer's carry an ``R`` in front (``R-4512-BCD``). A chassis number (VIN) is 17
+letters and digits without I, O or Q. Four digits and three capitals, or 17 of them,
+are common enough in clinical text (lot numbers, codes) that a plate or VIN counts
+only after a word that announces a vehicle on the same line: ``matrícula``, ``placa``,
+``bastidor``, ``VIN``, ``vehículo``, ``coche``…
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from deid_crf.deid.recognizers.common import Match, line_before
+
+VEHICLE_ID = "IDENTIF_VEHICULOS_NRSERIE_PLACAS"
+
+_CONSONANTS = "BCDFGHJKLMNPRSTVWXYZ"
+_PLATE = re.compile(
+    rf"(?<![\w-])(?:R-?)?\d{{4}}[ -]?[{_CONSONANTS}]{{3}}(?![\w-])"
+    rf"|(?<![\w-])[A-Z]{{1,2}}-?\d{{4}}-?[A-Z]{{1,2}}(?![\w-])"
+)
+_VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-Z])[A-HJ-NPR-Z0-9]{17}(?![\w-])")
+_CONTEXT = re.compile(
+    r"matr[íi]cula|placa|bastidor|\bvin\b|veh[íi]culo|coche|turismo|moto|furgoneta|cami[óo]n|tractora|remolque"
+)
+_CONTEXT_WIDTH = 60
+
+
+def find_vehicle_ids(text: str) -> Iterator[Match]:
+    """Plates and VINs after a vehicle word on their line (see the module)."""
+    for pattern in (_PLATE, _VIN):
+        for m in pattern.finditer(text):
+            if _CONTEXT.search(line_before(text, m.start(), _CONTEXT_WIDTH)):
+                yield m.start(), m.end(), VEHICLE_ID

@@ -1,0 +1,93 @@
+"""What a person does for a living, and for whom: professions after a cue, companies by
+their legal form.
+
+* ``trabaja como camionero``, ``trabajó de costurera en Triana``, ``de profesión
+  farmacéutica``, ``Profesión: transportista de mercancías``: the words after the cue
+  are a PROFESION span (guideline P7.1: "cualquier trabajo que aparezca en el
+  texto"), a head with at most two more words (``auxiliar de geriatría``, ``peón
+  agrícola``), stopping at a preposition other than ``de``, a conjunction or
+  punctuation. Words that follow such cues without being a job (``trabaja de
+  noche``, ``de lunes a viernes``) are refused.
+* ``para Transportes Duero Norte S.L.``, ``su empresa, Logística Turia SL``:
+  capitalised words ending in a company's legal form, after a word about work on
+  their line, are the patient's employer, OTROS_SUJETO_ASISTENCIA (P28.1: "el nombre
+  de la empresa para la que trabaja"); the form's dots are kept.
+  A bare ``SA`` is not a form here (``nodo SA`` is the sinoatrial node).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from deid_crf.deid.recognizers.common import OTHER_SUBJECT, SP, Match, line_before
+from deid_crf.gazetteers.spanish import UPPER
+
+PROFESSION = "PROFESION"
+
+_CUE = (
+    r"(?:(?<!\w)(?:trabaja(?:ba|ndo)?|trabajó|trabajado|trabajar|ejerce|ejercía|ejerció)"
+    rf"{SP}+(?:como|de){SP}+"
+    rf"|(?<!\w)(?:de{SP}+)?profesión{SP}*[:,]?{SP}*"
+    rf"|(?<!\w)(?:ocupación|oficio){SP}*:{SP}*"
+    rf"|(?<!\w)(?:su|un){SP}+(?:trabajo|empleo|puesto){SP}+como{SP}+)"
+)
+_WORD = r"[^\W\d_]{3,}"
+# Words that may not be a profession or go on one.
+_STOP = frozenset(
+    """
+    en para desde hasta y e o u con a al durante por que hace sin cuando donde pero aunque
+    el la los las un una unos unas su sus lo este esta ese esa mismo misma muy más menos
+    actualmente antes después entonces todavía también ya no sí habitual habitualmente
+    jubilado jubilada retirado retirada parado parada activo activa años meses días
+    noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
+    lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
+    interés riesgo referencia
+    """.split()
+)
+_PROFESSION = re.compile(
+    rf"{_CUE}(?P<head>{_WORD})"
+    rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}){{0,2}})",
+    re.IGNORECASE,
+)
+
+
+def find_professions(text: str) -> Iterator[Match]:
+    """The job after a cue (see the module)."""
+    for m in _PROFESSION.finditer(text):
+        head = m.group("head")
+        if head.lower() in _STOP or (head[0].isupper() and not head[1:].islower()):
+            continue
+        end = m.end("head")
+        # Keep the following words while each is a lower-case content word.
+        for extra in re.finditer(
+            rf"{SP}+(?:(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?({_WORD})", m.group("rest")
+        ):
+            word = extra.group(1)
+            if not word.islower() or word in _STOP:
+                break
+            end = m.start("rest") + extra.end()
+        yield m.start("head"), end, PROFESSION
+
+
+_FORM = r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT)"
+_NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*|[0-9]+)"
+_COMPANY = re.compile(
+    rf"(?<![\w.])(?P<name>[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
+    rf"(?:{SP}+(?:(?:de|del|y|e|&|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?{_NAME_WORD}){{0,5}})"
+    rf"{SP}*,?{SP}+(?P<form>{_FORM.replace('{SP}', SP)})(?![^\W_])"
+)
+
+
+# A company is the patient's employer only where the text says so; a manufacturer
+# (``dispositivo VAC® (KCI Clinic Spain SL)``) is an INSTITUCION in MEDDOCAN.
+_EMPLOYER_CUE = re.compile(r"empresa|trabaj|emplead|contratad|autónom|negocio|\bpara\b")
+_CUE_WIDTH = 60
+
+
+def find_companies(text: str) -> Iterator[Match]:
+    """Capitalised words ending in a company's legal form, after a word about work on
+    their line (see the module)."""
+    for m in _COMPANY.finditer(text):
+        if _EMPLOYER_CUE.search(line_before(text, m.start("name"), _CUE_WIDTH)):
+            yield m.start("name"), m.end("form"), OTHER_SUBJECT
