@@ -8,7 +8,7 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_institutions
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
-from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names
+from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
 from deid_crf.deid.recognizers.national_ids import (
     dni_letter,
     find_bank_accounts,
@@ -529,3 +529,50 @@ def test_registered_recognizers_include_the_place_and_work_rules():
         ("San Blas", "TERRITORIO"),
         ("albañil", "PROFESION"),
     }
+
+
+def test_relatives_take_the_age_after_them():
+    text = "Vive con su nieto Aitor, de 19 años, y con la paciente, de 80 años."
+    name, age, own_age = text.index("Aitor"), text.index("19 años"), text.index("80 años")
+    model = [
+        PHISpan(name, name + 5, RELATIVE, 0.9, MODEL),
+        PHISpan(age, age + 7, "EDAD_SUJETO_ASISTENCIA", 0.9, MODEL),
+        PHISpan(own_age, own_age + 7, "EDAD_SUJETO_ASISTENCIA", 0.9, MODEL),
+    ]
+    out = {text[s.start : s.end]: s.type for s in relatives(text, model)}
+    assert out == {"nieto": RELATIVE, "Aitor": RELATIVE, "19 años": RELATIVE, "80 años": "EDAD_SUJETO_ASISTENCIA"}
+
+
+def test_an_age_after_a_relative_without_a_kinship_word_keeps_its_type():
+    # The model's FAMILIARES on the patient's own name must not take the patient's age.
+    text = "Certifico que D. Pau Vidal Roig, de 39 años, está apto."
+    name, age = text.index("Pau"), text.index("39 años")
+    model = [
+        PHISpan(name, name + 14, RELATIVE, 0.6, MODEL),
+        PHISpan(age, age + 7, "EDAD_SUJETO_ASISTENCIA", 0.9, MODEL),
+    ]
+    assert [s.type for s in relatives(text, model)] == [RELATIVE, "EDAD_SUJETO_ASISTENCIA"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "model_type", "expected"),
+    [
+        ("Paciente: Dña. Remedios Lara Vela\nEdad: 81", "Remedios Lara Vela", RELATIVE, "NOMBRE_SUJETO_ASISTENCIA"),
+        ("22:40 pac. tomas ruiz, inquieto", "tomas ruiz", "NOMBRE_PERSONAL_SANITARIO", "NOMBRE_SUJETO_ASISTENCIA"),
+        (
+            "Servicio de Paritorio — Matrona: Noelia Gil Pardo",
+            "Noelia Gil Pardo",
+            "NOMBRE_SUJETO_ASISTENCIA",
+            "NOMBRE_PERSONAL_SANITARIO",
+        ),
+        ("Fdo.: Dr. Óscar Peña Roldán", "Óscar Peña Roldán", "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"),
+        ("Informe realizado por Ana Soler", "Ana Soler", "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"),
+        # no label right before: the model's type stays
+        ("La enfermera vio a Ana Soler ayer", "Ana Soler", "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("Paciente acompañado por Ana Soler", "Ana Soler", RELATIVE, RELATIVE),
+    ],
+)
+def test_roles_from_labels(text, name, model_type, expected):
+    start = text.index(name)
+    [span] = roles_from_labels(text, [PHISpan(start, start + len(name), model_type, 0.8, MODEL)])
+    assert span.type == expected

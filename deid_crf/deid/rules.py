@@ -47,7 +47,7 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_institutions
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_collegiate, find_labelled_ids
-from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names
+from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
 from deid_crf.deid.recognizers.national_ids import (
     dni_letter,
     find_bank_accounts,
@@ -268,7 +268,8 @@ class RuleLayer:
         if self.active:
             spans = combine(model_spans, self.find(text), text, self.priority, self.default)
             spans = towns_after_countries(text, spans)
-            spans = nicknames_after_names(text, relatives(text, given_names_after_comma(text, spans)))
+            spans = given_names_after_comma(text, roles_from_labels(text, spans))
+            spans = nicknames_after_names(text, relatives(text, spans))
         else:
             spans = model_spans
         return propagate_names(text, spans) if self.propagate else sorted(spans)

@@ -12,6 +12,11 @@ gap, a bracket or a separator), and the letter case agrees.
 A nickname in quotes right after a name (``Encarnación Ruiz ("Encarni")``, ``Manuel
 («Manolo»)``) is a span of the name's type of its own (guideline P1.1, P4.1: "apodos,
 motes, alias"), added by :func:`nicknames_after_names`.
+
+A label right before a name says whose it is, whatever the model guessed from the
+words around (:func:`roles_from_labels`): ``Paciente:``, ``pac.``, ``Nombre:`` before a
+patient; ``Dr.``, ``Enf.``, ``Matrona:``, ``Fdo.:``, ``Realizado por`` before staff.
+Only the label, a courtesy title and punctuation may stand between the two.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import replace
 
 from deid_crf.deid.recognizers.common import LINE_BREAKS, SP
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, TITLE_WORDS, UPPER, normalize
@@ -92,3 +98,37 @@ def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             continue
         out.append(PHISpan(start, end, span.type, span.confidence, RULE))
     return sorted(out)
+
+
+PATIENT = "NOMBRE_SUJETO_ASISTENCIA"
+STAFF = "NOMBRE_PERSONAL_SANITARIO"
+_TITLE = r"(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Srta\.|Don|Doña)"
+_LABEL_END = rf"\.?{SP}*(?::|\.{{2,}}|{SP}-)?{SP}*(?:{_TITLE}{SP}*)?$"
+_PATIENT_LABEL = re.compile(
+    rf"(?<!\w)(?:paciente|pac|enferm[oa]|usuari[oa]|nombre|nombre{SP}+del{SP}+paciente"
+    rf"|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre){_LABEL_END}",
+    re.IGNORECASE,
+)
+_STAFF_LABEL = re.compile(
+    rf"(?<!\w)(?:dr|dra|doctor|doctora|enf|enfermer[oa]|matrona|médic[oa](?:{SP}+(?:adjunt[oa]|residente|responsable))?"
+    rf"|facultativ[oa]|fdo|firmado(?:{SP}+por)?|fea|mir|técnic[oa]|tsid|tcae|auxiliar|fisioterapeuta|psicólog[oa]"
+    rf"|trabajador[a]?{SP}+social|(?:atendid|realizad|informad|validad|revisad|solicitad)[oa]{SP}+por){_LABEL_END}",
+    re.IGNORECASE,
+)
+_ROLE_LOOKBACK = 40
+_RETYPED = (PATIENT, STAFF, "FAMILIARES_SUJETO_ASISTENCIA")
+
+
+def roles_from_labels(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each person's name typed by the label right before it (see the
+    module); names without such a label keep their type."""
+    out = []
+    for span in spans:
+        if span.type in _RETYPED:
+            before = text[max(0, span.start - _ROLE_LOOKBACK) : span.start]
+            if span.type != PATIENT and _PATIENT_LABEL.search(before):
+                span = replace(span, type=PATIENT)
+            elif span.type != STAFF and _STAFF_LABEL.search(before):
+                span = replace(span, type=STAFF)
+        out.append(span)
+    return out

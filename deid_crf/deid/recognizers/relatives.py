@@ -16,7 +16,9 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
 * a FAMILIARES span that starts with an article or a possessive (``un hermano``) loses
   it, as the guidelines' examples do;
 * a person's name right after a kinship phrase and a comma (``esposa, Dña. Blanca
-  Irigoyen``) is the relative's: its type becomes FAMILIARES.
+  Irigoyen``) is the relative's: its type becomes FAMILIARES;
+* an age right after a relative (``su hijo Iñaki, de 12 años``) is the relative's, a
+  FAMILIARES span of its own as in MEDDOCAN train (15 such spans to 5 typed EDAD).
 """
 
 from __future__ import annotations
@@ -63,22 +65,35 @@ _KIN_BEFORE_NAME = re.compile(
     rf"\b{_KIN_WORD}(?:{SP}+{_QUALIFIER})?{SP}*,\s*(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?$", re.IGNORECASE
 )
 _LOOKBACK = 60  # characters before a name searched for its kinship phrase
+AGE = "EDAD_SUJETO_ASISTENCIA"
+_KIN = re.compile(rf"\b{_KIN_WORD}\b", re.IGNORECASE)
+_AGE_AFTER_RELATIVE = re.compile(rf"{SP}*,?{SP}*(?:de|con){SP}+")
 
 
 def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with the relatives described in the
     module added, trimmed and retyped."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = [
+        PHISpan(*m.span("phrase"), RELATIVE, 1.0, RULE)
+        for m in _KIN_PHRASE.finditer(text)
+        # Lower case only: "Hermanos Falcó" is a street, "Nieto" a surname.
+        if m.group("phrase").islower() and not coverage.overlaps(*m.span("phrase"))
+    ]
     out: list[PHISpan] = []
-    for span in spans:
+    relative_end = -1  # where the last relative span with a kinship word ends
+    for span in sorted([*spans, *added]):
         if span.type == RELATIVE and (m := _ARTICLE.match(text, span.start)) and m.end() < span.end:
             span = replace(span, start=m.end(), text="", replacement=None)
         elif span.type in PERSON_TYPES and _KIN_BEFORE_NAME.search(text, max(0, span.start - _LOOKBACK), span.start):
             span = replace(span, type=RELATIVE)
+        elif span.type == AGE and relative_end >= 0:
+            m = _AGE_AFTER_RELATIVE.match(text, relative_end)
+            if m and m.end() == span.start:
+                span = replace(span, type=RELATIVE)
+        # Only a relative the text calls one: the model's FAMILIARES on the patient's
+        # own name must not take the patient's age with it.
+        if span.type == RELATIVE and _KIN.search(text, max(0, span.start - _LOOKBACK), span.end):
+            relative_end = span.end
         out.append(span)
-    coverage = Coverage((s.start, s.end) for s in out)
-    for m in _KIN_PHRASE.finditer(text):
-        start, end = m.span("phrase")
-        # Lower case only: "Hermanos Falcó" is a street, "Nieto" a surname.
-        if m.group("phrase").islower() and not coverage.overlaps(start, end):
-            out.append(PHISpan(start, end, RELATIVE, 1.0, RULE))
-    return sorted(out)
+    return out
