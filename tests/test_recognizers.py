@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deid_crf.deid.recognizers.dates import find_dates
-from deid_crf.deid.recognizers.institutions import find_institutions
+from deid_crf.deid.recognizers.institutions import find_institutions, find_organisations, organisations
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
 from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
@@ -576,3 +576,41 @@ def test_roles_from_labels(text, name, model_type, expected):
     start = text.index(name)
     [span] = roles_from_labels(text, [PHISpan(start, start + len(name), model_type, 0.8, MODEL)])
     assert span.type == expected
+
+
+# ------------------------------------------------------------------------------ organisations
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Se deriva a los Servicios Sociales Municipales de Alcañiz.", ["Servicios Sociales Municipales de Alcañiz"]),
+        ("Oficio del Juzgado de Primera Instancia nº 2 de Lalín.", ["Juzgado de Primera Instancia nº 2 de Lalín"]),
+        ("COLEGIO OFICIAL DE ENFERMERÍA DE HUESCA\nSello", ["COLEGIO OFICIAL DE ENFERMERÍA DE HUESCA"]),
+        ("Trámite ante la Agència Catalana de Protecció Social, Barcelona", ["Agència Catalana de Protecció Social"]),
+        ("Informe para Servicios Socials d'Osona", []),  # no head: Servicios Socials is neither language
+        ("Informe per als Serveis Socials d'Osona", ["Serveis Socials d'Osona"]),
+        ("Su hija estudia en Amaia Zubiri Ikastola.", ["Amaia Zubiri Ikastola"]),
+        # a head without a name, and a letterhead's next item
+        ("Se avisa a los servicios sociales y al juzgado.", []),
+        ("Universidad de Soria Avda. Mayor 3", ["Universidad de Soria"]),
+        ("Universidad de Soria E-mail: x", ["Universidad de Soria"]),
+    ],
+)
+def test_find_organisations(text, expected):
+    assert texts(find_organisations, text) == expected
+
+
+def test_organisations_replace_the_model_pieces_inside_them_only():
+    text = "Contacto con los Servicios Sociales de Ribadeo y la Asociación Vecinal de Ribadeo en Lugo."
+    town = text.index("Ribadeo")
+    association = text.index("Asociación")
+    model = [
+        PHISpan(town, town + 7, "TERRITORIO", 0.9, MODEL),  # a piece: replaced by the whole body
+        PHISpan(association, text.index(" en Lugo") + 8, "INSTITUCION", 0.8, MODEL),  # longer: kept
+    ]
+    out = organisations(text, model)
+    assert [(text[s.start : s.end], s.type, s.source) for s in out] == [
+        ("Servicios Sociales de Ribadeo", "INSTITUCION", RULE),
+        ("Asociación Vecinal de Ribadeo en Lugo", "INSTITUCION", MODEL),
+    ]

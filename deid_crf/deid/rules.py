@@ -44,7 +44,7 @@ from deid_crf.deid.recognizers.common import (
     Match,
 )
 from deid_crf.deid.recognizers.dates import find_dates
-from deid_crf.deid.recognizers.institutions import find_institutions
+from deid_crf.deid.recognizers.institutions import find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_collegiate, find_labelled_ids
 from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
@@ -267,7 +267,7 @@ class RuleLayer:
         """The model's spans merged with the rules' (sorted, never overlapping)."""
         if self.active:
             spans = combine(model_spans, self.find(text), text, self.priority, self.default)
-            spans = towns_after_countries(text, spans)
+            spans = towns_after_countries(text, organisations(text, spans))
             spans = given_names_after_comma(text, roles_from_labels(text, spans))
             spans = nicknames_after_names(text, relatives(text, spans))
         else:

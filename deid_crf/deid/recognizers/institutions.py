@@ -11,20 +11,33 @@ other things' acronyms (``SAS``, ``SES``, ``ICS``…) and governments named like
 territory (``Comunidad de Madrid``) are left to the model. A town council
 (``Ayuntamiento de Terrassa``, ``Ajuntament de Reus``, ``Concello de Vigo``) is one
 INSTITUCION span with its town (guideline M10.1).
+
+Other bodies are named by a head noun and a proper name after it (``Servicios Sociales
+Comunitarios de La Iruela``, ``Agencia Navarra de …``, ``Juzgado de Primera Instancia
+nº 3 de …``, ``Cofradía de Pescadores de Cambados``, ``Colegio Oficial de Médicos de
+…``, ``CEIP Miguel Hernández``) or, in Basque, by the name and a head after it
+(``… Ikastetxea``): one INSTITUCION span when at least one capitalised word follows
+the head (``los servicios sociales`` and ``el juzgado`` name no one), added after the
+merge by :func:`organisations` where no span of the model's reaches outside it. Heads that also
+open a hospital's or a health centre's name (``Centro``, ``Fundación``, ``Instituto``)
+are left to the model.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match
 from deid_crf.gazetteers.spanish import (
     AMBIGUOUS_HEALTH_ACRONYMS,
     HEALTH_SERVICES,
     NATIONAL_BODIES,
+    STREET_TYPES,
     UPPER,
 )
+from deid_crf.text.spans import RULE, PHISpan
 
 # Governments whose name is their territory's: TERRITORIO in running text.
 _NAMED_LIKE_TERRITORY = frozenset({"Comunidad de Madrid", "Región de Murcia"})
@@ -60,6 +73,116 @@ _COUNCIL = re.compile(
     rf"(?<!\w)(?:Excmo\.?{SP}+)?(?:Ayuntamiento|Ajuntament|Concello)"
     rf"(?:{SP}+de{SP}+|{SP}+d['’]){_TOWN}(?:{SP}+{_TOWN})*"
 )
+
+
+_HEADS = (
+    "Servicios Sociales",
+    "Serveis Socials",
+    "Servizos Sociais",
+    "Agencia",
+    "Agència",
+    "Consejo",
+    "Consell",
+    "Consejería",
+    "Conselleria",
+    "Consellería",
+    "Colegio Oficial",
+    "Col·legi Oficial",
+    "Colexio Oficial",
+    "Cofradía",
+    "Confraria",
+    "Asociación",
+    "Associació",
+    "Federación",
+    "Juzgado",
+    "Jutjat",
+    "Xulgado",
+    "Fiscalía",
+    "Registro Civil",
+    "Xerencia",
+    "Gerencia",
+    "Consorci",
+    "Consorcio",
+    "Mancomunidad",
+    "Diputación",
+    "Tesorería General",
+    "Subdelegación",
+    "Delegación",
+    "Dirección General",
+    "Dirección Provincial",
+    "Instituto Nacional",
+    "Instituto de Educación Secundaria",
+    "Institut",
+    "IES",
+    "CEIP",
+    "CEIP",
+    "Colegio",
+    "Escuela",
+    "Escola",
+    "Universidad",
+    "Universitat",
+    "Universidade",
+    "Facultad",
+    "Policía",
+)
+# Words between the head and the name's capitals: "of"-like ones, after which another
+# body's head is still part of this name ("… de l'Ajuntament de Terrassa"), and "and"
+# ones, after which it opens another body ("Juzgado y Ayuntamiento de …").
+_OF = r"(?i:de|del|de{SP}+la|de{SP}+los|de{SP}+las|da|do|das|dos|para|contra|la|las|los|el|nº|n\.º|núm\.)"
+_AND = r"(?i:i|y|e)"
+_ELIDED = r"(?i:d['’]|de{SP}+l['’]|l['’])"  # "de l'Ajuntament", "d'Osona"
+# A capital that opens the next item of a letterhead, not a word of the name
+# ("Universidad de Alcalá E-mail: …", "Universidad de Navarra Avda. Pío XII").
+_NEXT_ITEM = (
+    r"(?!(?i:e-?mail|correo|tel|tfno|teléfono|fax|hospital|servicio|servei|departamento|código|cp|edificio"
+    r"|apartado|centro|clínica|unidad|complejo|"
+    + "|".join(re.escape(t.rstrip("./")) for t in STREET_TYPES)
+    + r")\b)"
+)
+_OTHER_BODY = r"(?!(?i:ayuntamiento|ajuntament|concello|" + "|".join(_flexible(h) for h in _HEADS) + r")\b)"
+_NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’·.-][^\W_]+)*|\d{{1,3}})"
+_ORGANISATION = re.compile(
+    rf"(?<![\w-])(?P<head>(?i:{'|'.join(_flexible(h) for h in sorted(set(_HEADS), key=len, reverse=True))}))"
+    rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+)"
+    rf"{_NEXT_ITEM}{_NAME_WORD}|(?:{SP}+{_AND})+{SP}+{_NEXT_ITEM}{_OTHER_BODY}{_NAME_WORD})+)".replace("{SP}", SP)
+)
+_BASQUE_ORGANISATION = re.compile(
+    rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}(?:Ikastetxea|Ikastola|Eskola|Institutua|Udala)(?![\w-])"
+)
+
+
+def find_organisations(text: str) -> Iterator[Match]:
+    """Bodies named by a head noun and a proper name (see the module)."""
+    for m in _ORGANISATION.finditer(text):
+        head = m.group("head")
+        # A capital opens the head; a name in capitals goes with a head in capitals.
+        if not head[0].isupper() or (head.isupper() and not m.group("name").isupper()):
+            continue
+        if not re.search(rf"(?<![^\W\d_])[{UPPER}]", m.group("name")):  # a capital opens a word of the name
+            continue
+        yield m.start(), m.end(), INSTITUTION
+    for m in _BASQUE_ORGANISATION.finditer(text):
+        yield m.start(), m.end(), INSTITUTION
+
+
+def organisations(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (not overlapping one another) with each body :func:`find_organisations`
+    names made one INSTITUCION span, where no span reaches outside it: the model's
+    pieces of it (``La Iruela`` typed TERRITORIO) are replaced; a longer span of the
+    model's (``Asociación … en México``) is kept as it is. It runs after the merge
+    because it needs the model's spans."""
+    out = sorted(spans)
+    starts = [s.start for s in out]
+    for start, end, type_ in find_organisations(text):
+        first = bisect_left(starts, start)
+        if first and out[first - 1].end > start:
+            continue  # a span before reaches into it
+        last = bisect_left(starts, end)
+        if last > first and out[last - 1].end > end:
+            continue  # a span inside runs past its end
+        out[first:last] = [PHISpan(start, end, type_, 1.0, RULE)]
+        starts[first:last] = [start]
+    return out
 
 
 def find_institutions(text: str) -> Iterator[Match]:
