@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from deid_crf.deid.recognizers.dates import find_dates
-from deid_crf.deid.recognizers.institutions import find_institutions, find_organisations, organisations
+from deid_crf.deid.recognizers.institutions import (
+    find_health_centres,
+    find_institutions,
+    find_organisations,
+    organisations,
+)
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
 from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
@@ -614,3 +619,32 @@ def test_organisations_replace_the_model_pieces_inside_them_only():
         ("Servicios Sociales de Ribadeo", "INSTITUCION", RULE),
         ("Asociación Vecinal de Ribadeo en Lugo", "INSTITUCION", MODEL),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Remitida por el CAP Sant Feliu-2 Can Serra con informe", ["CAP Sant Feliu-2 Can Serra"]),
+        ("Centro de Salud Los Molinos-Sur\nMédico: X", ["Centro de Salud Los Molinos-Sur"]),
+        ("Consultorio Local de Valdeavellano, martes", ["Consultorio Local de Valdeavellano"]),
+        ("control en Ondarroako Osasun Zentroa", ["Ondarroako Osasun Zentroa"]),
+        ("seguimiento en su centro de salud", []),
+    ],
+)
+def test_find_health_centres(text, expected):
+    assert texts(find_health_centres, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Firma digitalizada (ID de firma SG-88A1-0392).", [("SG-88A1-0392", "IDENTIF_BIOMETRICOS")]),
+        ("ID biométrico NB-24-118833 en la pulsera", [("NB-24-118833", "IDENTIF_BIOMETRICOS")]),
+        ("Huella: 0033-7812-AF", [("0033-7812-AF", "IDENTIF_BIOMETRICOS")]),
+        ("Licencia de la federación (nº de federado CAT-22-01877)", [("CAT-22-01877", "NUMERO_IDENTIF")]),
+        ("muestra cedida (código de donante BT-2023-5561)", [("BT-2023-5561", "NUMERO_IDENTIF")]),
+        ("huella dactilar tomada sin incidencias", []),
+    ],
+)
+def test_labelled_biometric_and_member_ids(text, expected):
+    assert found(find_labelled_ids, text) == expected

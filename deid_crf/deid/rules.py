@@ -46,7 +46,7 @@ from deid_crf.deid.recognizers.common import (
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
-from deid_crf.deid.recognizers.labelled_ids import find_collegiate, find_labelled_ids
+from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids
 from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
 from deid_crf.deid.recognizers.national_ids import (
     dni_letter,
@@ -134,7 +134,17 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("collegiate", (COLLEGIATE_ID,), find_collegiate, "collegiate NN NN NNNNN"),
         Recognizer(
             "labelled_ids",
-            (PATIENT_ID, INSURANCE_ID, CONTACT_ID, COLLEGIATE_ID, EMPLOYEE_ID, OTHER_ID, DEVICE_ID, OTHER_SUBJECT),
+            (
+                PATIENT_ID,
+                INSURANCE_ID,
+                CONTACT_ID,
+                COLLEGIATE_ID,
+                EMPLOYEE_ID,
+                OTHER_ID,
+                DEVICE_ID,
+                OTHER_SUBJECT,
+                BIOMETRIC_ID,
+            ),
             find_labelled_ids,
             "values of NHC/CIP/NASS/episodio/col./empleado/serie/expediente… labels",
         ),

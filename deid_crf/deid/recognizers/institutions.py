@@ -144,6 +144,24 @@ _ORGANISATION = re.compile(
     rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+)"
     rf"{_NEXT_ITEM}{_NAME_WORD}|(?:{SP}+{_AND})+{SP}+{_NEXT_ITEM}{_OTHER_BODY}{_NAME_WORD})+)".replace("{SP}", SP)
 )
+HEALTH_CENTRE = "CENTRO_SALUD"
+# A primary-care centre's name runs on past what the model learnt from MEDDOCAN's
+# "Centro de Salud X": "CAP Badalona-7 La Salut", "Centro de Salud La Orotava-Dehesa".
+_CENTRE_HEADS = (
+    "Centro de Salud",
+    "Centre de Salut",
+    "Centro de Saúde",
+    "Consultorio Local",
+    "Consultorio Médico",
+    "Consultorio Auxiliar",
+    "Consultorio",
+    "Ambulatorio",
+)
+_HEALTH_CENTRE = re.compile(
+    rf"(?<![\w-])(?P<head>(?i:{'|'.join(_flexible(h) for h in _CENTRE_HEADS)})|CAP|CS|ABS|EAP)"
+    rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
+)
+_BASQUE_HEALTH_CENTRE = re.compile(rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}Osasun{SP}+Zentroa(?![\w-])")
 _BASQUE_ORGANISATION = re.compile(
     rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}(?:Ikastetxea|Ikastola|Eskola|Institutua|Udala)(?![\w-])"
 )
@@ -163,15 +181,26 @@ def find_organisations(text: str) -> Iterator[Match]:
         yield m.start(), m.end(), INSTITUTION
 
 
+def find_health_centres(text: str) -> Iterator[Match]:
+    """Primary-care centres named by a head and a proper name (``CAP …``, ``Centro de
+    Salud …``, ``Consultorio Local de …``, Basque ``… Osasun Zentroa``)."""
+    for m in _HEALTH_CENTRE.finditer(text):
+        if m.group("head")[0].isupper() and re.search(rf"(?<![^\W\d_])[{UPPER}]", m.group("name")):
+            yield m.start(), m.end(), HEALTH_CENTRE
+    for m in _BASQUE_HEALTH_CENTRE.finditer(text):
+        yield m.start(), m.end(), HEALTH_CENTRE
+
+
 def organisations(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with each body :func:`find_organisations`
-    names made one INSTITUCION span, where no span reaches outside it: the model's
+    names made one INSTITUCION span, and each centre :func:`find_health_centres` names
+    one CENTRO_SALUD span, where no span reaches outside it: the model's
     pieces of it (``La Iruela`` typed TERRITORIO) are replaced; a longer span of the
     model's (``Asociación … en México``) is kept as it is. It runs after the merge
     because it needs the model's spans."""
     out = sorted(spans)
     starts = [s.start for s in out]
-    for start, end, type_ in find_organisations(text):
+    for start, end, type_ in sorted([*find_organisations(text), *find_health_centres(text)]):
         first = bisect_left(starts, start)
         if first and out[first - 1].end > start:
             continue  # a span before reaches into it

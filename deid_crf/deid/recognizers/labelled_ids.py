@@ -23,7 +23,11 @@ Types (MEDDOCAN guidelines):
 * ID_EMPLEO_PERSONAL_SANITARIO: employee, mecanográfico and CIAS numbers (P21.1);
 * NUMERO_IDENTIF: member numbers (P27.1 ``NºSocio: 5547889955``);
 * IDENTIF_DISPOSITIVOS_NRSERIE: serial numbers (``nº de serie``; title of 2.3.23);
-* OTROS_SUJETO_ASISTENCIA: file numbers (P28.1 "números de expedientes").
+* OTROS_SUJETO_ASISTENCIA: file numbers (P28.1 "números de expedientes");
+* NUMERO_IDENTIF also: federation licences and donor codes (``nº de federado``,
+  ``código de donante``);
+* IDENTIF_BIOMETRICOS: the code of a fingerprint or a signature (``ID biométrico``,
+  ``ID de firma``, ``Huella:``; P26.1).
 
 Collegiate numbers that repeat their province code (``28 28 20943``) are found
 without a label too.
@@ -49,6 +53,7 @@ from deid_crf.deid.recognizers.common import (
     line_before,
 )
 
+BIOMETRIC_ID = "IDENTIF_BIOMETRICOS"
 _NUMBER_SIGN = r"(?:n[º°ª]\.?|n\.[º°ª]|n[úu]m\.?|n[úu]mero)"  # "Nº", "n.º", "núm.", "número"
 _OF = rf"{SP}*(?:de{SP}+)?"
 
@@ -82,6 +87,11 @@ FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado)?\.?|mecanogr[aá]fico))|CIAS", EMPLOYEE_ID),
     Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}socio)", OTHER_ID),
+    # "nº de federado", "código de donante": member and donor numbers (P27.1).
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}donante)", OTHER_ID),
+    # "ID biométrico …", "ID de firma …": a fingerprint's or a signature's code (P26.1).
+    Field(rf"(?i:id{SP}+(?:biom[eé]trico|de{SP}+(?:firma|huella)))", BIOMETRIC_ID),
+    Field(r"(?i:huella(?:\s+dactilar)?)", BIOMETRIC_ID, word=True),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie)", DEVICE_ID),
     # "Nº de expediente social:", "(expediente RGC-08-2023-114587)".
     Field(rf"(?i:(?:{_NUMBER_SIGN}{_OF})?expediente(?:{SP}+[^\W\d_]+(?={SP}*:))?)", OTHER_SUBJECT),
