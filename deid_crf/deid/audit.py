@@ -67,44 +67,54 @@ class Survivor:
     type: str
 
 
-def identifying_tokens(span: PHISpan, ignore: frozenset[str] = frozenset()) -> tuple[set[str], set[str]]:
+def identifying_tokens(
+    span: PHISpan, ignore: frozenset[str] = frozenset(), leading: frozenset[str] = frozenset()
+) -> tuple[set[str], set[str]]:
     """The normalised capitalised words and the digit runs of ``span.text`` that
     :func:`audit` looks for (see the module's documentation); words of ``ignore``
-    (normalised: e.g. the street types the surrogates know) are left out too."""
+    (normalised: e.g. the street types the surrogates know) are left out too, and those
+    of ``leading`` when they open the span (titles: "Doctora Marta")."""
     words = set()
     for i, m in enumerate(_WORD.finditer(span.text)):
         token = m.group()
         key = normalize(token)
         if len(token) < 2 or not token[0].isupper() or key in _NOT_IDENTIFYING or key in ignore:
             continue
-        if i == 0 and span.type == RELATIVE_TYPE and key in KINSHIP:
+        if i == 0 and (key in leading or (span.type == RELATIVE_TYPE and key in KINSHIP)):
             continue
         words.add(key)
     digits = {m.group() for m in _DIGITS.finditer(span.text)} if span.type in _DIGIT_TYPES else set()
     return words, digits
 
 
-def identifying_words(spans: Iterable[PHISpan], ignore: frozenset[str] = frozenset()) -> set[str]:
+def identifying_words(
+    spans: Iterable[PHISpan], ignore: frozenset[str] = frozenset(), leading: frozenset[str] = frozenset()
+) -> set[str]:
     """The capitalised words of every span that :func:`audit` would look for: what no
     surrogate should bring back."""
-    return {word for span in spans for word in identifying_tokens(span, ignore)[0]}
+    return {word for span in spans for word in identifying_tokens(span, ignore, leading)[0]}
 
 
 def audit(
-    output: str, spans: Sequence[PHISpan], placeholders: Iterable[int] = (), ignore: frozenset[str] = frozenset()
+    output: str,
+    spans: Sequence[PHISpan],
+    placeholders: Iterable[int] = (),
+    ignore: frozenset[str] = frozenset(),
+    leading: frozenset[str] = frozenset(),
 ) -> list[Survivor]:
     """Survivors, in output order, of the replaced ``spans`` (with ``text`` and
     ``replacement`` filled, in text order, as a masked or surrogate
     :class:`~deid_crf.deid.deidentifier.Result` holds them) in ``output``. Spans left
     as they were on purpose (a kept type: ``replacement == text``) are not audited;
     ``placeholders`` are the indices of spans replaced by a mask placeholder, whose
-    output is not searched; words of ``ignore`` are not looked for."""
+    output is not searched; words of ``ignore``, and of ``leading`` opening a span,
+    are not looked for (:func:`identifying_tokens`)."""
     wanted_words: dict[str, str] = {}
     wanted_digits: dict[str, str] = {}
     for span in spans:
         if span.replacement is None or span.replacement == span.text:
             continue
-        words, digits = identifying_tokens(span, ignore)
+        words, digits = identifying_tokens(span, ignore, leading)
         for key in words:
             wanted_words.setdefault(key, span.type)
         for run in digits:

@@ -199,6 +199,11 @@ class Deidentifier:
         """Words surrogates keep by design besides those the audit knows: street types."""
         return self.vocabulary.street_types
 
+    @property
+    def _titles(self) -> frozenset[str]:
+        """Titles surrogates keep before a name ("Doctora"): not identifying there."""
+        return self.vocabulary.title_keys
+
     def _placeholder(self, type_: str, original: str) -> str:
         return self.mask(PHISpan(0, len(original), type_, text=original))
 
@@ -248,7 +253,9 @@ class Deidentifier:
                 vocabulary=self.vocabulary,
                 keep=self.keep,
                 placeholder=self._placeholder,
-                avoid=identifying_words((replace(s, text=text[s.start : s.end]) for s in spans), self._kept_words),
+                avoid=identifying_words(
+                    (replace(s, text=text[s.start : s.end]) for s in spans), self._kept_words, self._titles
+                ),
             )
 
         def surrogate(span: PHISpan) -> str:
@@ -267,8 +274,9 @@ class Deidentifier:
     def _audited(self, result: Result, text: str) -> Result:
         """``result`` with its :attr:`~Result.survivors`, masked when :attr:`strict`."""
         placeholders = [i for i, s in enumerate(result.spans) if result.mode == MASKED or s.replacement == self.mask(s)]
-        kept = self._kept_words if result.mode == SURROGATE else frozenset()  # masked mode needs no Faker
-        result.survivors = audit(result.text, result.spans, placeholders, kept)
+        surrogate = result.mode == SURROGATE  # masked mode keeps nothing, and loads no Faker
+        kept, titles = (self._kept_words, self._titles) if surrogate else (frozenset(), frozenset())
+        result.survivors = audit(result.text, result.spans, placeholders, kept, titles)
         result.strict = self.strict
         if self.strict and result.survivors:
             spans = mask_survivors(text, result.spans, result.survivors, self.mask)
@@ -306,6 +314,7 @@ class Deidentifier:
             avoid = identifying_words(
                 (replace(s, text=texts[i][s.start : s.end]) for i, spans in enumerate(found) for s in spans),
                 self._kept_words,
+                self._titles,
             )
             if memory is not None:
                 avoid |= {w for key in [*memory.parts, *(k for _, k in memory.values)] for w in key.split()}
