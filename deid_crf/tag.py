@@ -1,4 +1,4 @@
-"""Find, mask or replace PHI in clinical texts with a trained deid-crf model.
+r"""Find, mask or replace PHI in clinical texts with a trained deid-crf model.
 
     python -m deid_crf.tag note.txt                          # BRAT annotations on stdout
     python -m deid_crf.tag note.txt --format json            # spans with confidences
@@ -8,6 +8,8 @@
     python -m deid_crf.tag --jsonl - --format masked         # {"id", "text"} lines in, results out
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
     python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tcp://10.0.0.5:8786
+    python -m deid_crf.tag notes/ -o deid/ --format surrogate --group-by 'NHC:\s*(\d+)' \
+        --secret-file secret/groups.key --key-file secret/key.jsonl
 
 Directories are searched recursively (--pattern, default *.txt) and mirrored under
 -o; a re-run skips documents whose outputs are up to date (--overwrite to redo them),
@@ -18,6 +20,11 @@ model and the key file's folder must be on a filesystem every worker shares.
 --jsonl reads one JSON object {"id": …, "text": …} per line from the one INPUT (a file or
 - for stdin) and writes one JSON result per line to stdout, flushed at once, the model
 loaded once (docs/deidentification.md).
+--group-by makes one patient's documents one record: one surrogate per original value,
+one date shift, names searched in all of them; derived from a secret (--secret-file or
+$DEID_CRF_SECRET), and reused by a later batch with the same secret and --key-file.
+Masked and surrogate outputs are audited for tokens of the original values left in
+them (reported by document, offsets and type); --strict masks them.
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
@@ -44,6 +51,7 @@ from deid_crf.batch.engine import (
     STDIN,
     Settings,
     SettingsMismatch,
+    assign_groups,
     check_output_dir,
     deidentifier,
     discover,
@@ -53,10 +61,12 @@ from deid_crf.batch.engine import (
     run_fingerprint,
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
+from deid_crf.batch.groups import FIELD, GroupingError, load_secret, parse_group_by
 from deid_crf.batch.jsonl import run_jsonl
 from deid_crf.batch.keys import KeyFileError, check_key_file
 from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
+from deid_crf.deid.groups import MIN_SECRET_BYTES, SECRET_ENV, SecretError
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
 from deid_crf.io.names import OneLine, redact_paths, shown
@@ -147,6 +157,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--key-file", type=Path, help="masked/surrogate: write the original→replacement mapping here (mode 0600)"
+    )
+    groups = parser.add_argument_group("patient groups and leak audit")
+    groups.add_argument(
+        "--group-by",
+        metavar="KEY",
+        help="de-identify each patient's documents together: a regular expression with one capture group over "
+        "the text (e.g. 'NHC:\\s*(\\d+)', or regex:PATTERN), or field:NAME of the JSON line (--jsonl)",
+    )
+    groups.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar="PATH",
+        help=f"--group-by: file holding the secret (mode 600, at least {MIN_SECRET_BYTES} bytes; "
+        f"default: ${SECRET_ENV})",
+    )
+    groups.add_argument(
+        "--strict",
+        action="store_true",
+        help="masked/surrogate: mask the tokens of original values the leak audit finds in the output",
     )
     parser.add_argument(
         "--output-mode",
@@ -256,8 +285,11 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         codecs.lookup(args.encoding)
     except LookupError:
         parser.error(f"unknown encoding {args.encoding!r} (--encoding)")
+    secret = _group_secret(parser, args)
+    if secret is None and args.group_by is not None:
+        return 2
     if args.jsonl:
-        return _jsonl(parser, args)
+        return _jsonl(parser, args, secret or b"")
 
     found, problems = discover(args.inputs, args.pattern, out)
     if len(found) > 1 and out is None:
@@ -268,7 +300,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems += refused
 
     model_dir = str(args.model or default_model_dir())
-    settings = _settings(args, model_dir, model_digest(model_dir), path_key)
+    settings = _settings(args, model_dir, model_digest(model_dir), path_key, secret or b"")
     if not _load_model(settings):
         return 2
     fingerprint = None
@@ -283,6 +315,10 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     reads_stdin = any(item.source == STDIN for item in items)
     stdin_data = sys.stdin.buffer.read(args.max_bytes + 1) if reads_stdin else None  # over the limit: refused
+    if settings.group_by:
+        items, grouped = assign_groups(items, settings, stdin_data)
+        n_groups = len({item.group for item in items if item.group is not None})
+        log.info(f"--group-by: {grouped} of {len(items)} document(s) in {n_groups} patient group(s)")
     progress = args.progress if args.progress is not None else (out is not None and sys.stderr.isatty())
     if args.backend == "dask":
         from deid_crf.batch.dask_backend import ClusterUnavailable, run_dask
@@ -330,10 +366,44 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             f"{verb} {done} document(s) into {shown(out)}: {counts['ok']} ok, {failed} failed, "
             f"{counts['skipped']} skipped (up to date), {counts['empty']} empty; {rate:.1f} documents/s"
         )
+    if out is not None and args.format not in ANNOTATION_FORMATS:
+        action = "masked (--strict)" if args.strict else "left in the outputs (--strict masks them)"
+        log.info(
+            f"leak audit: {summary.survivors} token(s) of original values {action}, "
+            f"in {summary.survivor_documents} document(s)"
+        )
     return 1 if failed else 0
 
 
-def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str, path_key: str = "") -> Settings:
+def _group_secret(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bytes | None:
+    """Check --group-by and --strict and read the secret (None, with the reason
+    logged, when it cannot be used; None without --group-by)."""
+    if args.strict and args.format in ANNOTATION_FORMATS:
+        parser.error("--strict goes with --format masked or surrogate")
+    if args.group_by is None:
+        if args.secret_file is not None:
+            parser.error("--secret-file goes with --group-by")
+        return None
+    try:
+        kind, _ = parse_group_by(args.group_by)
+    except GroupingError as exc:
+        parser.error(str(exc))
+    if kind == FIELD and not args.jsonl:
+        parser.error("--group-by field:NAME reads a field of the JSON lines of --jsonl; over files use a regex")
+    if args.backend == "dask":
+        parser.error(
+            "--group-by needs --backend local: a patient's documents are de-identified together, in one process"
+        )
+    try:
+        return load_secret(args.secret_file)
+    except SecretError as exc:
+        log.error(str(exc))
+        return None
+
+
+def _settings(
+    args: argparse.Namespace, model_dir: str, model_sha256: str, path_key: str = "", secret: bytes = b""
+) -> Settings:
     return Settings(
         model_dir=model_dir,
         fmt=args.format,
@@ -349,6 +419,9 @@ def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str, path_
         output_mode=args.output_mode,
         path_key=path_key,
         model_sha256=model_sha256,
+        strict=args.strict,
+        group_by=args.group_by or "",
+        secret=secret.hex() if args.group_by else "",
     )
 
 
@@ -368,7 +441,7 @@ def _load_model(settings: Settings) -> bool:
     return True
 
 
-def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: bytes = b"") -> int:
     """``--jsonl``: one input of JSON lines, results on stdout (:mod:`deid_crf.batch.jsonl`)."""
     if len(args.inputs) != 1:
         parser.error("--jsonl reads one input: a file of JSON lines, or - for stdin")
@@ -385,7 +458,7 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if refused:
         parser.error(f"--jsonl writes JSON lines to stdout: it does not go with {', '.join(refused)}")
     # One process, results on stdout: no output directory to fingerprint, no worker to check the model.
-    settings = _settings(args, str(args.model or default_model_dir()), model_sha256="")
+    settings = _settings(args, str(args.model or default_model_dir()), model_sha256="", secret=secret)
     if not _load_model(settings):
         return 2
     return run_jsonl(args.inputs[0], settings)

@@ -96,6 +96,17 @@ STREET_TYPES = (
     "kalea kale etorbidea polígono pol. barrio bº cortijo paraje prolongación"
 ).split()
 
+# The grammar of an address after a street's name and number (floor, door, block,
+# kilometre), compared normalized: "Calle X, 3, Bajo A", "Av. Y 6, 1 Izq.", "Ctra. Z, Km 7".
+ADDRESS_WORDS = frozenset(
+    """
+    bajo bajos entresuelo principal atico piso planta puerta pta portal bloque blq escalera esc edificio edif ed
+    apartamento apto apt local casa izq izda izquierda izquierdo der dcha drcha derecha derecho centro interior
+    exterior km kilometro no nº num numero esquina esq frente contrafrente suite oficina of urbanizacion urb
+    residencial colonia barrio manzana mz lote parcela nave poligono sn
+    """.split()
+)
+
 # ---------------------------------------------------------------- names and people
 
 # Words inside a person's or a place's name that are grammar, not the name:

@@ -121,6 +121,8 @@ def run_dask(
     """
     if any(item.source == STDIN or STDOUT in item.outputs for item in items):
         raise ValueError("the Dask backend reads and writes files: standard input and output need the local backend")
+    if any(item.group is not None for item in items) or settings.group_by:
+        raise ValueError("patient groups (--group-by) need the local backend: a group is de-identified in one process")
     items = [_absolute(item) for item in items]
     settings = replace(settings, model_dir=os.path.abspath(settings.model_dir))
     if key_file is not None:

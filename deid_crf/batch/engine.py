@@ -55,8 +55,10 @@ from pathlib import Path
 from typing import Any
 
 from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
-from deid_crf.batch.keys import KeyFile
+from deid_crf.batch.groups import Document, group_key_function
+from deid_crf.batch.keys import KeyFile, group_memories
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
+from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.deid.rules import rule_layer
 from deid_crf.io.files import (
     CorpusError,
@@ -98,6 +100,8 @@ class WorkItem:
     source: str
     doc_id: str
     outputs: tuple[str, ...]
+    # The tag of the document's patient group (never the group key), or None.
+    group: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,12 @@ class Settings:
     # The model_digest() of model_dir where the run started (filled in by BatchRun):
     # the key of the per-process model cache, and what every worker checks its copy against.
     model_sha256: str = ""
+    # Mask what the leak audit finds (--strict).
+    strict: bool = False
+    # Patient groups: the --group-by value, and the secret (hex) their tags, date shifts
+    # and surrogates are derived from; never shown.
+    group_by: str = ""
+    secret: str = field(default="", repr=False)
 
 
 @dataclass
@@ -139,6 +149,7 @@ class Outcome:
     n_chars: int = 0
     process: str = ""  # host:pid of the process that de-identified the document
     model_loads: int = 0  # models that process had loaded so far
+    survivors: list[tuple[int, int, str]] = field(default_factory=list)  # leak audit: output offsets, type
 
 
 @dataclass
@@ -155,6 +166,7 @@ class DocStatus:
     n_chars: int = 0
     process: str = ""
     model_loads: int = 0
+    survivors: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -165,6 +177,9 @@ class Summary:
     # The most models each process that de-identified documents had loaded: 1 when
     # every worker kept its model from its first document to its last.
     model_loads: dict[str, int] = field(default_factory=dict)
+    # Leak audit: identifying tokens of originals found in the outputs, and in how many documents.
+    survivors: int = 0
+    survivor_documents: int = 0
 
     @property
     def failed(self) -> int:
@@ -278,6 +293,27 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
     return items, problems
 
 
+def assign_groups(
+    items: Sequence[WorkItem], settings: Settings, stdin_data: bytes | None = None
+) -> tuple[list[WorkItem], int]:
+    """``items`` with the tag of their patient group (``settings.group_by``: a regular
+    expression over the text), and how many have one. An input that cannot be read
+    stays without a group (it fails later, saying why)."""
+    if not settings.group_by:
+        return list(items), 0
+    key_of = group_key_function(settings.group_by)
+    secret = GroupSecret(bytes.fromhex(settings.secret))
+    out, grouped = [], 0
+    for item in items:
+        try:
+            key = key_of(Document(read_item(item, settings, stdin_data)))
+        except CorpusError:
+            key = None
+        grouped += key is not None
+        out.append(replace(item, group=secret.tag(key) if key is not None else None))
+    return out, grouped
+
+
 def remove_stale_temporaries(item: WorkItem) -> None:
     """Delete temporary files that a run killed while writing ``item``'s outputs left."""
     for output in item.outputs:
@@ -352,7 +388,20 @@ def run_fingerprint(settings: Settings, seeded: bool = True) -> dict[str, Any]:
         "mask_char": settings.mask_char if mode != ANNOTATE else None,
         "keep": sorted(settings.keep) if mode == SURROGATE else None,
         "seed_sha256": seed if mode == SURROGATE else None,
-    }
+    } | _group_fingerprint(settings, mode)
+
+
+def _group_fingerprint(settings: Settings, mode: str) -> dict[str, Any]:
+    """The settings of patient groups and of the audit, recorded only when used (so that
+    the record of a run without them is as before): --strict, --group-by and which
+    secret (its check, never the secret)."""
+    out: dict[str, Any] = {}
+    if settings.strict and mode != ANNOTATE:
+        out["strict"] = True
+    if settings.group_by:
+        out["group_by_sha256"] = hashlib.sha256(settings.group_by.encode()).hexdigest()
+        out["group_secret_check"] = GroupSecret(bytes.fromhex(settings.secret)).check()
+    return out
 
 
 def _recorded_run(output_dir: Path) -> dict[str, Any] | None:
@@ -502,6 +551,8 @@ def deidentifier(settings: Settings) -> Deidentifier:
                 mask_char=settings.mask_char,
                 seed=settings.seed,
                 keep=settings.keep,
+                strict=settings.strict,
+                secret=GroupSecret(bytes.fromhex(settings.secret)) if settings.secret else None,
             )
         return deid
 
@@ -529,25 +580,40 @@ def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, tex
         files[path] = text if settings.fmt == "brat" and path.endswith(".txt") else rendered
     counts = Counter(s.type for s in result.spans)
     key = result.key_record() if mode_of(settings.fmt) != "annotate" else None
-    return Outcome(item.doc_id, item.source, OK if text else EMPTY, "", files, key, dict(counts), len(text))
+    survivors = [(s.start, s.end, s.type) for s in result.survivors]
+    return Outcome(
+        item.doc_id, item.source, OK if text else EMPTY, "", files, key, dict(counts), len(text), survivors=survivors
+    )
 
 
-def process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: bytes | None = None) -> list[Outcome]:
-    """Read, tag, de-identify and render a chunk of documents (in a worker).
+def process_chunk(
+    settings: Settings,
+    items: Sequence[WorkItem],
+    stdin_data: bytes | None = None,
+    memories: dict[str, GroupMemory] | None = None,
+) -> list[Outcome]:
+    """Read, tag, de-identify and render a chunk of documents (in a worker); the
+    documents of a patient group, all in the chunk, together, with what ``memories``
+    holds of their group.
 
     Never raises for a document: problems become failed outcomes whose reason holds
     no document text (an unexpected error is named by its exception type only).
     """
     with _TAGGING_LOCK:
         redact_paths(bytes.fromhex(settings.path_key) if settings.path_key else None)
-        outcomes = _process_chunk(settings, items, stdin_data)
+        outcomes = _process_chunk(settings, items, stdin_data, memories)
     process, loads = process_name(), model_loads()
     for outcome in outcomes:
         outcome.process, outcome.model_loads = process, loads
     return outcomes
 
 
-def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: bytes | None) -> list[Outcome]:
+def _process_chunk(
+    settings: Settings,
+    items: Sequence[WorkItem],
+    stdin_data: bytes | None,
+    memories: dict[str, GroupMemory] | None = None,
+) -> list[Outcome]:
     outcomes: dict[int, Outcome] = {}
     texts: dict[int, str] = {}
     for i, item in enumerate(items):
@@ -563,32 +629,60 @@ def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: by
             reason = f"{shown(item.source)}: cannot load model ({detail})"
             outcomes.setdefault(i, Outcome(item.doc_id, item.source, FAILED, reason))
         return [outcomes[i] for i in range(len(items))]
-    order = sorted(texts)
     mode = mode_of(settings.fmt)
     confidence = settings.fmt not in WITHOUT_CONFIDENCE
+    units = _units([i for i in sorted(texts)], items)
+    memories = memories or {}
+
+    def deidentify(unit: list[int]) -> list[Any]:
+        ids = [items[i].doc_id for i in unit]
+        tag = items[unit[0]].group
+        if tag is None:
+            return deid.deidentify_many([texts[i] for i in unit], mode, ids, confidence)
+        return deid.deidentify_group([texts[i] for i in unit], mode, ids, tag, memories.get(tag), confidence)
+
     try:
         # The chunk together (faster), within one document's time limit: chunks are
-        # small, and if it runs out each document gets its own limit below.
+        # small, and if it runs out each document (or patient group) gets its own limit below.
         with time_limit(settings.doc_timeout):
-            results = deid.deidentify_many(
-                [texts[i] for i in order], mode, [items[i].doc_id for i in order], confidence
-            )
-            done = {i: _outcome(items[i], r, settings, deid, texts[i]) for i, r in zip(order, results, strict=True)}
+            done = {}
+            for unit in units:
+                results = deidentify(unit)
+                done.update(
+                    {i: _outcome(items[i], r, settings, deid, texts[i]) for i, r in zip(unit, results, strict=True)}
+                )
         outcomes.update(done)
     except (Exception, DocumentTimeout):
-        for i in order:  # find the culprit(s): one document at a time
+        # Find the culprit(s): one document at a time, a patient group as a whole.
+        parts = [part for unit in units for part in ([unit] if items[unit[0]].group else [[i] for i in unit])]
+        for unit in parts:
             try:
-                with time_limit(settings.doc_timeout):
-                    result = deid.deidentify(texts[i], mode, items[i].doc_id, confidence)
-                    outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+                with time_limit(settings.doc_timeout * len(unit)):
+                    results = deidentify(unit)
+                    for i, result in zip(unit, results, strict=True):
+                        outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
             except DocumentTimeout:
                 limit = f"{settings.doc_timeout:g} s (--doc-timeout)"
-                reason = f"{shown(items[i].source)}: not de-identified within {limit}"
-                outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
+                for i in unit:
+                    reason = f"{shown(items[i].source)}: not de-identified within {limit}"
+                    outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
             except Exception as exc:
-                reason = f"{shown(items[i].source)}: internal error ({type(exc).__name__}) while de-identifying"
-                outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
+                for i in unit:
+                    reason = f"{shown(items[i].source)}: internal error ({type(exc).__name__}) while de-identifying"
+                    outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
     return [outcomes[i] for i in range(len(items))]
+
+
+def _units(indices: Sequence[int], items: Sequence[WorkItem]) -> list[list[int]]:
+    """``indices`` of ``items`` in what is de-identified together: the documents without
+    a group as one unit, then each patient group's, in the order of the groups' first
+    documents."""
+    alone = [i for i in indices if items[i].group is None]
+    groups: dict[str, list[int]] = {}
+    for i in indices:
+        if items[i].group is not None:
+            groups.setdefault(items[i].group, []).append(i)
+    return ([alone] if alone else []) + list(groups.values())
 
 
 class DocumentTimeout(BaseException):
@@ -627,21 +721,46 @@ MAX_CHUNK = 16
 
 
 def _chunks(items: Sequence[WorkItem], jobs: int) -> list[Sequence[WorkItem]]:
-    """Chunks small enough to keep every worker busy and lose little when killed."""
+    """Chunks small enough to keep every worker busy and lose little when killed. A
+    patient group's documents stay in one chunk, in the order of their ids (a chunk
+    as large as the group if it has more than the size), so that its key records are
+    written in the order its surrogates were drawn."""
     size = max(1, min(MAX_CHUNK, math.ceil(len(items) / (jobs * 4))))
-    return [items[i : i + size] for i in range(0, len(items), size)]
+    if all(item.group is None for item in items):
+        return [items[i : i + size] for i in range(0, len(items), size)]
+    units: dict[object, list[WorkItem]] = {}
+    for n, item in enumerate(items):
+        units.setdefault(item.group if item.group is not None else n, []).append(item)
+    chunks: list[list[WorkItem]] = []
+    for unit in units.values():
+        unit.sort(key=lambda item: item.doc_id)
+        if not chunks or len(chunks[-1]) + len(unit) > size:
+            chunks.append([])
+        chunks[-1].extend(unit)
+    return [chunk for chunk in chunks if chunk]
 
 
-def _results(settings: Settings, items: Sequence[WorkItem], jobs: int, stdin_data: bytes | None) -> Iterator[Outcome]:
+def _results(
+    settings: Settings,
+    items: Sequence[WorkItem],
+    jobs: int,
+    stdin_data: bytes | None,
+    memories: dict[str, GroupMemory] | None = None,
+) -> Iterator[Outcome]:
     chunks = _chunks(items, jobs)
+    memories = memories or {}
+
+    def memories_of(chunk: Sequence[WorkItem]) -> dict[str, GroupMemory]:
+        return {item.group: memories[item.group] for item in chunk if item.group in memories}
+
     if jobs == 1 or len(chunks) == 1:
         for chunk in chunks:
-            yield from process_chunk(settings, chunk, stdin_data)
+            yield from process_chunk(settings, chunk, stdin_data, memories_of(chunk))
         return
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=jobs, return_as="generator")
-    for outcomes in parallel(delayed(process_chunk)(settings, chunk) for chunk in chunks):
+    for outcomes in parallel(delayed(process_chunk)(settings, chunk, None, memories_of(chunk)) for chunk in chunks):
         yield from outcomes
 
 
@@ -678,6 +797,7 @@ def write_outcome(outcome: Outcome, keys: KeyFile | None, mode: int | None = DEF
         outcome.n_chars,
         outcome.process,
         outcome.model_loads,
+        outcome.survivors,
     )
 
 
@@ -768,6 +888,8 @@ class BatchRun:
         self.summary = Summary()
         self.todo: list[WorkItem] = []
         self.keys: KeyFile | None = None
+        # What the key file holds of each patient group, by tag (earlier batches).
+        self.memories: dict[str, GroupMemory] = {}
         self._stack = ExitStack()
         self._bar: Any = None
 
@@ -790,9 +912,16 @@ class BatchRun:
             key_ids = None
             if self.key_file is not None and mode_of(self.settings.fmt) != ANNOTATE:
                 key_ids = KeyFile.doc_ids(self.key_file)
+                if self.settings.group_by:
+                    check = GroupSecret(bytes.fromhex(self.settings.secret)).check()
+                    self.memories = group_memories(self.key_file, check)
             for item in self.items:
                 remove_stale_temporaries(item)
             self.todo = [item for item in self.items if self.overwrite or not is_done(item, since_ns, key_ids)]
+            # A patient group is redone whole: its names are searched in all its documents.
+            redo = {item.group for item in self.todo if item.group is not None}
+            todo = {item.doc_id for item in self.todo}
+            self.todo = [item for item in self.items if item.doc_id in todo or item.group in redo]
             skipped = self.summary.counts[SKIPPED] = len(self.items) - len(self.todo)
             if skipped:
                 log.info(f"skipping {skipped} document(s) whose outputs are up to date (--overwrite to redo)")
@@ -834,6 +963,16 @@ class BatchRun:
             found = ", ".join(f"{t} {n}" for t, n in sorted(status.counts.items())) or "none"
             spans = sum(status.counts.values())
             log.debug(f"{shown(status.doc_id)}: {status.n_chars} characters, {spans} span(s): {found}")
+            if status.survivors:
+                summary.survivors += len(status.survivors)
+                summary.survivor_documents += 1
+                where = ", ".join(f"{t} at {a}-{b}" for a, b, t in status.survivors[:10])
+                more = f" and {len(status.survivors) - 10} more" if len(status.survivors) > 10 else ""
+                action = "masked (--strict)" if self.settings.strict else "left in the output (--strict masks them)"
+                log.warning(
+                    f"{shown(status.doc_id)}: leak audit: {len(status.survivors)} token(s) of original values "
+                    f"{action}: {where}{more}"
+                )
         if self._bar is not None:
             self._bar.update(1)
 
@@ -877,6 +1016,6 @@ def run(
     )
     with batch_run:
         jobs = min(effective_jobs(jobs), max(1, len(batch_run.todo)))
-        for outcome in _results(batch_run.settings, batch_run.todo, jobs, stdin_data):
+        for outcome in _results(batch_run.settings, batch_run.todo, jobs, stdin_data, batch_run.memories):
             batch_run.record(write_outcome(outcome, batch_run.keys, batch_run.settings.output_mode))
     return batch_run.summary

@@ -21,6 +21,9 @@ its note is tagged, so a pipeline can send a note and wait for its answer:
 
 The notes already received are tagged together (as many as one read returns), so a
 stream sent in bulk is tagged in batches while a note sent alone is answered at once.
+With ``--group-by`` (``field:NAME`` of the line, or a regular expression over the
+text) the whole input is read first: a patient's notes are de-identified together
+(:mod:`deid_crf.deid.groups`), and the answers still come in input order.
 The exit status is 0 when every line was processed, 1 when some line gave an error.
 """
 
@@ -31,12 +34,14 @@ import logging
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from deid_crf.batch.engine import STDIN, Settings, deidentifier
 from deid_crf.batch.formats import json_entities, mode_of
+from deid_crf.batch.groups import Document, group_key_function
 from deid_crf.deid.deidentifier import ANNOTATE, Deidentifier, Result
+from deid_crf.deid.groups import GroupSecret
 from deid_crf.io.names import shown
 
 log = logging.getLogger("deid_crf")
@@ -50,7 +55,8 @@ class Request:
 
     line: int
     id: str | int
-    text: str
+    text: str = field(repr=False)
+    fields: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -117,7 +123,7 @@ def parse_line(number: int, data: bytes | None) -> Request | LineError | None:
     if not isinstance(text, str):
         reason = 'no "text"' if "text" not in request else f'"text" is {_kind(text)}, not a string'
         return LineError(number, reason, doc_id)
-    return Request(number, doc_id, text)
+    return Request(number, doc_id, text, request)
 
 
 def _kind(value: Any) -> str:
@@ -161,9 +167,16 @@ def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) 
             except OSError as exc:
                 log.error(f"{shown(source)}: cannot read file ({exc.strerror or type(exc).__name__})")
                 return 1
-        for batch in read_lines(stream, settings.max_bytes):
+        batches = read_lines(stream, settings.max_bytes)
+        if settings.group_by:  # a group's notes may come anywhere in the input: read it all
+            batches = iter([[line for batch in batches for line in batch]])
+        for batch in batches:
             parsed = [parse_line(number, data) for number, data in batch]
-            results = _deidentify(deid, [p for p in parsed if isinstance(p, Request)], mode)
+            requests = [p for p in parsed if isinstance(p, Request)]
+            if settings.group_by:
+                results = _deidentify_groups(deid, requests, mode, settings)
+            else:
+                results = _deidentify(deid, requests, mode)
             for item in parsed:
                 if item is None:
                     continue
@@ -178,6 +191,31 @@ def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) 
                 output.flush()
     log.debug(f"jsonl: {counts['ok']} note(s) de-identified, {counts['failed']} line(s) failed")
     return 1 if counts["failed"] else 0
+
+
+def _deidentify_groups(
+    deid: Deidentifier, requests: list[Request], mode: str, settings: Settings
+) -> dict[int, dict[str, Any] | LineError]:
+    """:func:`_deidentify` with patient groups: the notes of a group together, the others as usual."""
+    key_of = group_key_function(settings.group_by)
+    secret = GroupSecret(bytes.fromhex(settings.secret))
+    groups: dict[str, list[Request]] = {}
+    alone = []
+    for r in requests:
+        key = key_of(Document(r.text, r.fields))
+        if key is None:
+            alone.append(r)
+        else:
+            groups.setdefault(secret.tag(key), []).append(r)
+    out = _deidentify(deid, alone, mode)
+    for tag, members in groups.items():
+        try:
+            results = deid.deidentify_group([r.text for r in members], mode, [str(r.id) for r in members], tag)
+            out |= {r.line: output_record(r, result) for r, result in zip(members, results, strict=True)}
+        except Exception as exc:
+            reason = f"internal error ({type(exc).__name__}) while de-identifying its patient group"
+            out |= {r.line: LineError(r.line, reason, r.id) for r in members}
+    return out
 
 
 def _deidentify(deid: Deidentifier, requests: list[Request], mode: str) -> dict[int, dict[str, Any] | LineError]:

@@ -28,6 +28,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from deid_crf.deid.groups import GroupMemory
+from deid_crf.deid.rules import NAME_TYPES
 from deid_crf.io.names import shown
 
 # How every key record's line starts: ``json.dumps(record, sort_keys=True)`` of a
@@ -235,3 +237,36 @@ def _key_records(path: str | os.PathLike) -> list[dict[str, Any]]:
             if isinstance(record, dict) and isinstance(record.get("doc_id"), str):
                 records.append(record)
     return records
+
+
+def group_memories(path: str | os.PathLike, secret_check: str) -> dict[str, GroupMemory]:
+    """What the key file at ``path`` records of each patient group (by tag), for a
+    later batch to reuse (:class:`~deid_crf.deid.groups.GroupMemory`): its name parts'
+    and values' surrogates and the names found in its documents. Empty when the file
+    does not exist. :class:`KeyFileError` when its groups were made with another
+    secret than the one whose :meth:`~deid_crf.deid.groups.GroupSecret.check` is
+    ``secret_check`` (they would get other surrogates and another date shift)."""
+    try:
+        records = _key_records(path)
+    except FileNotFoundError:
+        return {}
+    memories: dict[str, GroupMemory] = {}
+    for record in records:
+        tag = record.get("group")
+        if not isinstance(tag, str):
+            continue
+        if record.get("group_secret_check") != secret_check:
+            raise KeyFileError(
+                f"{shown(path)}: the key file holds patient groups made with another secret; "
+                "use the same secret, or another --key-file"
+            )
+        memory = memories.setdefault(tag, GroupMemory())
+        used = record.get("group_surrogates") or {}
+        memory.parts.update({k: v for k, v in (used.get("parts") or {}).items() if isinstance(v, str)})
+        for entry in used.get("values") or []:
+            if isinstance(entry, list) and len(entry) == 3 and all(isinstance(x, str) for x in entry):
+                memory.values[entry[0], entry[1]] = entry[2]
+        for span in record.get("spans") or []:
+            if isinstance(span, dict) and span.get("type") in NAME_TYPES and isinstance(span.get("original"), str):
+                memory.names.setdefault(span["original"], span["type"])
+    return memories

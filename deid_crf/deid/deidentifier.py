@@ -29,7 +29,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from deid_crf.deid.rules import RuleLayer, rule_layer
+from deid_crf.deid.audit import Survivor, audit, identifying_words, mask_survivors
+from deid_crf.deid.groups import GroupMemory, GroupSecret, GroupSurrogates
+from deid_crf.deid.rules import NAME_TYPES, RuleLayer, propagate_names, rule_layer
 from deid_crf.deid.surrogates import DEFAULT_KEEP, DocumentSurrogates, Vocabulary, document_seed
 from deid_crf.models import Tagger, load_model
 from deid_crf.text.spans import PHISpan
@@ -51,6 +53,13 @@ class Result:
     spans: list[PHISpan]
     mode: str
     date_shift_days: int | None = field(default=None, repr=False)
+    # Identifying tokens of the originals still in ``text`` (leak audit; masked when strict).
+    survivors: list[Survivor] = field(default_factory=list)
+    strict: bool = False
+    # Patient group: its tag, the secret's check and the group's surrogates this document used.
+    group: str | None = None
+    group_check: str | None = field(default=None, repr=False)
+    group_used: GroupMemory | None = field(default=None, repr=False)
 
     def output_spans(self) -> list[tuple[int, int, str]]:
         """``(start, end, type)`` of every replacement in :attr:`text`."""
@@ -62,8 +71,10 @@ class Result:
         return out
 
     def key_record(self) -> dict[str, Any]:
-        """The original → replacement mapping, for authorised re-identification only."""
-        return {
+        """The original → replacement mapping, for authorised re-identification only;
+        a document of a patient group also records its group and the group's
+        surrogates it used, which a later batch reuses (:mod:`deid_crf.deid.groups`)."""
+        record = {
             "doc_id": self.doc_id,
             "mode": self.mode,
             "date_shift_days": self.date_shift_days,
@@ -80,6 +91,15 @@ class Result:
                 for s, (a, b, _) in zip(self.spans, self.output_spans(), strict=True)
             ],
         }
+        if self.group is not None:
+            used = self.group_used or GroupMemory()
+            record["group"] = self.group
+            record["group_secret_check"] = self.group_check
+            record["group_surrogates"] = {
+                "parts": dict(sorted(used.parts.items())),
+                "values": sorted([kind, key, value] for (kind, key), value in used.values.items()),
+            }
+        return record
 
 
 def replace_spans(
@@ -125,6 +145,12 @@ class Deidentifier:
     or None/``"off"`` for the model alone. ``seed`` makes surrogates reproducible;
     without it a random seed is drawn once for this object. ``keep`` lists entity
     types that surrogate mode leaves as they are.
+
+    Masked and surrogate results are audited (:mod:`deid_crf.deid.audit`): the
+    identifying tokens of the originals still in the output are
+    :attr:`Result.survivors`; with ``strict`` they are masked. ``secret`` (a
+    :class:`~deid_crf.deid.groups.GroupSecret`) is what :meth:`deidentify_group` draws
+    a patient group's surrogates and date shift from.
     """
 
     def __init__(
@@ -136,8 +162,12 @@ class Deidentifier:
         seed: int | None = None,
         keep: Iterable[str] = DEFAULT_KEEP,
         vocabulary: Vocabulary | None = None,
+        strict: bool = False,
+        secret: GroupSecret | None = None,
     ):
         self.tagger = tagger
+        self.strict = strict
+        self.secret = secret
         self.rules = rules if isinstance(rules, RuleLayer) else rule_layer(rules or "off")
         self.mask = mask_function(mask, mask_char)
         self.seed = secrets.randbits(63) if seed is None else int(seed)
@@ -164,8 +194,49 @@ class Deidentifier:
             for text, entities in zip(texts, scored, strict=True)
         ]
 
-    def apply(self, text: str, spans: Sequence[PHISpan], mode: str, doc_id: str = "") -> Result:
-        """Mask or replace the given spans of ``text`` (found by :meth:`find` or elsewhere)."""
+    @property
+    def _kept_words(self) -> frozenset[str]:
+        """Words surrogates keep by design besides those the audit knows: street types."""
+        return self.vocabulary.street_types
+
+    @property
+    def _titles(self) -> frozenset[str]:
+        """Titles surrogates keep before a name ("Doctora"): not identifying there."""
+        return self.vocabulary.title_keys
+
+    def _placeholder(self, type_: str, original: str) -> str:
+        return self.mask(PHISpan(0, len(original), type_, text=original))
+
+    @property
+    def faker(self) -> Any:
+        if self._faker is None:
+            from faker import Faker
+
+            self._faker = Faker("es_ES")
+        return self._faker
+
+    def group_surrogates(
+        self, tag: str, memory: GroupMemory | None = None, avoid: Iterable[str] = ()
+    ) -> GroupSurrogates:
+        """The surrogates of the patient group tagged ``tag`` (needs :attr:`secret`),
+        drawing none with a word of ``avoid``."""
+        if self.secret is None:
+            raise ValueError("patient groups need a secret (GroupSecret)")
+        return GroupSurrogates(
+            self.secret, tag, memory, self.faker, self.vocabulary, self.keep, self._placeholder, avoid
+        )
+
+    def apply(
+        self,
+        text: str,
+        spans: Sequence[PHISpan],
+        mode: str,
+        doc_id: str = "",
+        surrogates: DocumentSurrogates | None = None,
+    ) -> Result:
+        """Mask or replace the given spans of ``text`` (found by :meth:`find` or
+        elsewhere); ``surrogates`` replaces them instead of the document's own (a
+        patient group's, :meth:`deidentify_group`)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose from {MODES}")
         spans = sorted(spans)
@@ -174,18 +245,18 @@ class Deidentifier:
             return Result(doc_id, text, [replace(s, replacement=None) for s in done], mode)
         if mode == MASKED:
             new_text, done = replace_spans(text, spans, self.mask)
-            return Result(doc_id, new_text, done, mode)
-        if self._faker is None:
-            from faker import Faker
-
-            self._faker = Faker("es_ES")
-        surrogates = DocumentSurrogates(
-            document_seed(self.seed, doc_id, text),
-            faker=self._faker,
-            vocabulary=self.vocabulary,
-            keep=self.keep,
-            placeholder=lambda type_, original: self.mask(PHISpan(0, len(original), type_, text=original)),
-        )
+            return self._audited(Result(doc_id, new_text, done, mode), text)
+        if surrogates is None:
+            surrogates = DocumentSurrogates(
+                document_seed(self.seed, doc_id, text),
+                faker=self.faker,
+                vocabulary=self.vocabulary,
+                keep=self.keep,
+                placeholder=self._placeholder,
+                avoid=identifying_words(
+                    (replace(s, text=text[s.start : s.end]) for s in spans), self._kept_words, self._titles
+                ),
+            )
 
         def surrogate(span: PHISpan) -> str:
             # Up to 40 characters before the span on its line (searched in those 40
@@ -195,7 +266,66 @@ class Deidentifier:
             return surrogates.replace(span.text, span.type, text[max(line_start, window) : span.start])
 
         new_text, done = replace_spans(text, spans, surrogate)
-        return Result(doc_id, new_text, done, mode, surrogates.date_shift_days)
+        result = Result(doc_id, new_text, done, mode, surrogates.date_shift_days)
+        if isinstance(surrogates, GroupSurrogates) and self.secret is not None:
+            result.group, result.group_check, result.group_used = surrogates.tag, self.secret.check(), surrogates.used
+        return self._audited(result, text)
+
+    def _audited(self, result: Result, text: str) -> Result:
+        """``result`` with its :attr:`~Result.survivors`, masked when :attr:`strict`."""
+        placeholders = [i for i, s in enumerate(result.spans) if result.mode == MASKED or s.replacement == self.mask(s)]
+        surrogate = result.mode == SURROGATE  # masked mode keeps nothing, and loads no Faker
+        kept, titles = (self._kept_words, self._titles) if surrogate else (frozenset(), frozenset())
+        result.survivors = audit(result.text, result.spans, placeholders, kept, titles)
+        result.strict = self.strict
+        if self.strict and result.survivors:
+            spans = mask_survivors(text, result.spans, result.survivors, self.mask)
+            replacements = {(s.start, s.end): s.replacement for s in spans}
+            result.text, result.spans = replace_spans(text, spans, lambda s: replacements[s.start, s.end] or "")
+        return result
+
+    def deidentify_group(
+        self,
+        texts: Sequence[str],
+        mode: str,
+        doc_ids: Sequence[str],
+        tag: str,
+        memory: GroupMemory | None = None,
+        confidence: bool = True,
+    ) -> list[Result]:
+        """De-identify the documents of one patient group (tagged ``tag``, see
+        :meth:`GroupSecret.tag <deid_crf.deid.groups.GroupSecret.tag>`) together, in two
+        passes: find the spans of every document, then (with name propagation on)
+        search each document for the names found in any of them and in ``memory`` (what
+        earlier batches recorded for the group), and replace: one surrogate per original
+        value and one date shift for the whole group. Documents are replaced in the
+        order of their ids, so the results do not depend on the order given; they are
+        returned in that order."""
+        if len(doc_ids) != len(texts):
+            raise ValueError(f"{len(texts)} texts but {len(doc_ids)} document ids")
+        found = self.find(texts, confidence) if texts else []
+        if self.rules.propagate:
+            found = propagate_across(texts, found, doc_ids, memory)
+        order = sorted(range(len(texts)), key=lambda i: doc_ids[i])
+        results: dict[int, Result] = {}
+        surrogates = None
+        if mode == SURROGATE:
+            # No surrogate may bring back a word of the group's originals, of this batch or earlier ones.
+            avoid = identifying_words(
+                (replace(s, text=texts[i][s.start : s.end]) for i, spans in enumerate(found) for s in spans),
+                self._kept_words,
+                self._titles,
+            )
+            if memory is not None:
+                avoid |= {w for key in [*memory.parts, *(k for _, k in memory.values)] for w in key.split()}
+            surrogates = self.group_surrogates(tag, memory, avoid)
+        for i in order:
+            if surrogates is not None:
+                surrogates.start_document()
+            results[i] = self.apply(texts[i], found[i], mode, doc_ids[i], surrogates)
+            if surrogates is None and mode != ANNOTATE and self.secret is not None:
+                results[i].group, results[i].group_check = tag, self.secret.check()
+        return [results[i] for i in range(len(texts))]
 
     def deidentify_many(
         self,
@@ -219,6 +349,22 @@ class Deidentifier:
         return self.deidentify_many([text], mode, [doc_id], confidence)[0]
 
 
+def propagate_across(
+    texts: Sequence[str],
+    found: Sequence[Sequence[PHISpan]],
+    doc_ids: Sequence[str],
+    memory: GroupMemory | None = None,
+) -> list[list[PHISpan]]:
+    """The spans of each document of a group plus the occurrences of the names found
+    in the other documents (in the order of their ids) and in ``memory``
+    (:func:`~deid_crf.deid.rules.propagate_names`; a document's own names first)."""
+    order = sorted(range(len(texts)), key=lambda i: doc_ids[i])
+    known = [(texts[j][s.start : s.end], s.type, s.confidence) for j in order for s in found[j] if s.type in NAME_TYPES]
+    if memory is not None:
+        known += [(name, type_, 1.0) for name, type_ in sorted(memory.names.items())]
+    return [propagate_names(text, spans, known=known) for text, spans in zip(texts, found, strict=True)]
+
+
 def load(
     path: str | os.PathLike | None = None,
     *,
@@ -228,10 +374,14 @@ def load(
     seed: int | None = None,
     keep: Iterable[str] = DEFAULT_KEEP,
     n_jobs: int | None = 1,
+    strict: bool = False,
+    secret: GroupSecret | None = None,
 ) -> Deidentifier:
     """Load a saved tagger (default: ``$DEID_CRF_MODEL_DIR`` or ``models/crf``) as a
     :class:`Deidentifier`."""
     from deid_crf.config import default_model_dir
 
     tagger = load_model(default_model_dir() if path is None else path, n_jobs=n_jobs)
-    return Deidentifier(tagger, rules=rules, mask=mask, mask_char=mask_char, seed=seed, keep=keep)
+    return Deidentifier(
+        tagger, rules=rules, mask=mask, mask_char=mask_char, seed=seed, keep=keep, strict=strict, secret=secret
+    )

@@ -172,16 +172,22 @@ DEFAULT_OTHER = UNION
 NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 
 
-def propagate_names(text: str, spans: Sequence[PHISpan], types: Sequence[str] = NAME_TYPES) -> list[PHISpan]:
+def propagate_names(
+    text: str,
+    spans: Sequence[PHISpan],
+    types: Sequence[str] = NAME_TYPES,
+    known: Iterable[tuple[str, str, float]] = (),
+) -> list[PHISpan]:
     """``spans`` plus the other occurrences, in the same document, of the names they
     found: the whole name and each capitalised part of 3+ letters ("Ernesto Rivera
     Bueno" found once, then "Sr. Rivera" later). An occurrence is added with the
-    type and confidence of its name unless it overlaps a span already there."""
+    type and confidence of its name unless it overlaps a span already there.
+    ``known`` adds names found elsewhere, ``(string, type, confidence)`` (the other
+    documents of a patient group), after the document's own."""
     names: dict[str, PHISpan] = {}
-    for span in spans:
-        if span.type not in types:
-            continue
-        whole = text[span.start : span.end]
+    found = [(text[s.start : s.end], s) for s in spans if s.type in types]
+    found += [(name, PHISpan(0, 0, type_, confidence)) for name, type_, confidence in known if name and type_ in types]
+    for whole, span in found:
         names.setdefault(whole, span)
         for part in re.findall(r"[^\W\d_]+", whole):
             if len(part) >= 3 and part[0].isupper() and part.lower() not in PARTICLES:

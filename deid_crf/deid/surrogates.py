@@ -42,7 +42,15 @@ from typing import TYPE_CHECKING
 
 from deid_crf.deid.recognizers.national_ids import dni_letter, nass_is_valid
 from deid_crf.gazetteers import spanish
-from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, KINSHIP, MONTHS, PARTICLES, TITLE_WORDS, WEEKDAYS
+from deid_crf.gazetteers.spanish import (
+    ADDRESS_WORDS,
+    INSTITUTION_WORDS,
+    KINSHIP,
+    MONTHS,
+    PARTICLES,
+    TITLE_WORDS,
+    WEEKDAYS,
+)
 
 if TYPE_CHECKING:
     from faker import Faker  # imported where surrogates are made: annotating and masking need none
@@ -66,7 +74,9 @@ ID_TYPES = (
 
 # The other words a relative's span holds besides kinship words and name particles
 # ("dos hermanos", "su pareja", "madre de 60 años", "primo en primer grado"); any
-# other word of such a span is taken as a name and replaced, whatever its case.
+# other word of such a span is taken as a name and replaced, whatever its case. Once
+# a name has been replaced, a capitalised one of these words is a name too ("sobrino
+# Andrés en Dos Hermanas": the town, not two sisters).
 RELATIVE_WORDS = KINSHIP | frozenset(
     """
     un una uno unos unas su sus mi ambos ambas con o u en sin que otros otras
@@ -404,6 +414,11 @@ _INITIAL = re.compile(r"^[A-ZÁÉÍÓÚÑ]\.?$")
 _NUMBERS_IN_ADDRESS = re.compile(r"\d+")
 _STREET_HEAD = re.compile(r"^\s*(C\s?/\s?\.?|[^\W\d_]+\.?)\s*", re.UNICODE)
 _ACRONYM = re.compile(r"^[A-ZÁÉÍÓÚÑ]{2,8}$")
+_WORDS = re.compile(r"[^\W\d_]+")
+# A place after "en" inside a relative's span: "sobrino Andrés en Dos Hermanas".
+_PLACE_IN_RELATIVE = re.compile(
+    r"(?<!\w)en\s+((?:[A-ZÁÉÍÓÚÑ][^\W\d_]*)(?:[\s-]+(?:(?:de|del|la|las|los|el)\s+)?[A-ZÁÉÍÓÚÑ][^\W\d_]*)*)"
+)
 
 
 class DocumentSurrogates:
@@ -422,6 +437,7 @@ class DocumentSurrogates:
         vocabulary: Vocabulary | None = None,
         keep: Iterable[str] = DEFAULT_KEEP,
         placeholder: Callable[[str, str], str] = lambda type_, text: f"[{type_}]",
+        avoid: Iterable[str] = (),
     ):
         if faker is None:
             from faker import Faker
@@ -438,19 +454,26 @@ class DocumentSurrogates:
         self._parts: dict[str, str] = {}  # normalised name part → surrogate part
         self._values: dict[tuple[str, str], str] = {}  # (kind, normalised text) → surrogate
         self._used: set[str] = set()
+        # Normalised words of the originals that no surrogate may bring back (the leak
+        # audit would find them: deid_crf.deid.audit).
+        self.avoid = frozenset(avoid)
 
     # -- helpers ---------------------------------------------------------------------
     def _fresh(self, draw: Callable[[], str], original: str) -> str:
-        """A value from ``draw`` different from the original and from values already
-        handed out in this document (when a few tries find one)."""
+        """A value from ``draw`` different from the original, from values already
+        handed out in this document and without a word of :attr:`avoid` (when a few
+        tries find one)."""
         value = draw()
         for _ in range(20):
             key = normalize(value)
-            if key and key != normalize(original) and key not in self._used:
+            if key and key != normalize(original) and key not in self._used and not self._brings_back(key):
                 break
             value = draw()
         self._used.add(normalize(value))
         return value
+
+    def _brings_back(self, key: str) -> bool:
+        return bool(self.avoid) and any(word in self.avoid for word in _WORDS.findall(key))
 
     def _cached(self, kind: str, original: str, make: Callable[[], str]) -> str:
         key = (kind, normalize(original))
@@ -476,6 +499,12 @@ class DocumentSurrogates:
     def name(self, text: str, before: str = "", relatives: bool = False) -> str:
         """Replace each name part; keep particles, titles and, for relatives, the
         words of :data:`RELATIVE_WORDS` (``hija marta`` → ``hija gema``)."""
+        if relatives:
+            place = _PLACE_IN_RELATIVE.search(text)
+            if place is not None:
+                a, b = place.span(1)
+                head = self.name(text[:a], before, relatives=True)
+                return head + self.territory(text[a:b]) + self.name(text[b:], before, relatives=True)
         v = self.vocabulary
         surnames_only = "apellido" in normalize(before)
         pieces = _WORD_SPLIT.split(text)
@@ -485,7 +514,13 @@ class DocumentSurrogates:
             if not piece or _WORD_SPLIT.fullmatch(piece) or not any(c.isalpha() for c in piece):
                 out.append(piece if not any(c.isdigit() for c in piece) else cap_age(piece))
                 continue
-            if key in PARTICLES or key in v.title_keys or (relatives and key in RELATIVE_WORDS):
+            # A title comes before the name ("Dr.", "Don"): after a name part, or after
+            # "Apellidos:", a word of the title lists ("Abad", "Reyes") is a surname.
+            title = key in v.title_keys and position == 0 and not surnames_only
+            # In a relative's span, a capitalised kinship or number word after a name
+            # is part of a name ("Andrés Dos Hermanas"), not the grammar of the span.
+            grammar = relatives and key in RELATIVE_WORDS and (position == 0 or piece[:1].islower())
+            if key in PARTICLES or title or grammar:
                 out.append(piece)
                 continue
             if _INITIAL.match(piece):
@@ -518,7 +553,25 @@ class DocumentSurrogates:
 
         new_name = self._cached("street", name.strip(), lambda: self._fresh(core, name)) if name.strip() else ""
         new_tail = _NUMBERS_IN_ADDRESS.sub(lambda m: _pattern_like(m.group(), self.rng), tail)
+        new_tail = _WORDS.sub(self._address_word, new_tail)
         return keep + new_name + trailing + new_tail
+
+    def _address_word(self, m: re.Match[str]) -> str:
+        """A capitalised word after a street's number ("3, Esquina San Eloy", "875
+        Paseo de Martí", "Residencial El Limonar") is a name unless it is the grammar of
+        an address (floor, door, block, street type) or a door's letter."""
+        word = m.group()
+        key = normalize(word)
+        if (
+            len(word) < 2
+            or not word[0].isupper()
+            or key in ADDRESS_WORDS
+            or key in PARTICLES
+            or key in self.vocabulary.street_types
+        ):
+            return word
+        pool = self.vocabulary.surnames
+        return self._cached("street word", word, lambda: self._fresh(lambda: self.rng.choice(pool), word))
 
     def territory(self, text: str) -> str:
         stripped = text.strip()
