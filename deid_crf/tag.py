@@ -8,6 +8,8 @@
     python -m deid_crf.tag --jsonl - --format masked         # {"id", "text"} lines in, results out
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
     python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tcp://10.0.0.5:8786
+    python -m deid_crf.tag notes/ -o deid/ --format masked --config site.toml   # docs/user-config.md
+    python -m deid_crf.tag notes/ -o review/ --format html --recall-first 0.05 --review-below 0.9
 
 Directories are searched recursively (--pattern, default *.txt) and mirrored under
 -o; a re-run skips documents whose outputs are up to date (--overwrite to redo them),
@@ -22,7 +24,8 @@ loaded once (docs/deidentification.md).
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
 processed), 2 for a usage error, a missing model, a key file that is not safe to
-write or an unreachable Dask scheduler, 3 for an internal error, 130 when
+write, a --config file that cannot be used (its name and key are given) or an
+unreachable Dask scheduler, 3 for an internal error, 130 when
 interrupted. Messages name files, offsets, types and counts, never the text of a
 document.
 """
@@ -59,6 +62,7 @@ from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
+from deid_crf.deid.user_config import ConfigError, load_secret, read_user_config
 from deid_crf.io.names import OneLine, redact_paths, shown
 from deid_crf.io.persistence import InvalidModel
 from deid_crf.models import ModelNotFoundError
@@ -137,6 +141,27 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="search the rest of a document for the names found in it (default: on, off with --rules off)",
     )
+    parser.add_argument(
+        "--recall-first",
+        type=_probability,
+        metavar="P",
+        help="CRF models: also mark tokens whose probability of being PHI is at least P (0 < P <= 1), "
+        "off the model's best path (docs/review.md)",
+    )
+    parser.add_argument(
+        "--review-below",
+        type=_probability,
+        metavar="P",
+        help="with -o: write NAME.review.json beside each output, listing the spans whose lowest token "
+        "confidence is below P (offsets, type, confidences; no text)",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="user configuration (TOML): allow/deny lists, extra recognizers, per-type actions and "
+        "confidence thresholds (docs/user-config.md)",
+    )
     parser.add_argument("--mask", default=DEFAULT_MASK, help="masked format: placeholder template (default: [{type}])")
     parser.add_argument("--mask-char", help="masked format: repeat this character over each span instead")
     parser.add_argument("--seed", type=int, help="surrogate format: seed for reproducible surrogates")
@@ -213,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         log.error("interrupted; outputs written so far are complete, run again to resume")
         return 130
-    except KeyFileError as exc:  # names the path only
+    except (KeyFileError, ConfigError) as exc:  # names the path (and key) only
         log.error(str(exc))
         return 2
     except Exception as exc:  # never print the message or traceback: they may quote text
@@ -256,6 +281,10 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         codecs.lookup(args.encoding)
     except LookupError:
         parser.error(f"unknown encoding {args.encoding!r} (--encoding)")
+    if args.review_below is not None and out is None:
+        parser.error("--review-below writes review files beside the outputs: it needs -o OUTPUT_DIR")
+    config_text, config_name, secret = _user_config(args.config)  # ConfigError: exit status 2
+    args.user_config = (config_text, config_name, secret)
     if args.jsonl:
         return _jsonl(parser, args)
 
@@ -349,7 +378,21 @@ def _settings(args: argparse.Namespace, model_dir: str, model_sha256: str, path_
         output_mode=args.output_mode,
         path_key=path_key,
         model_sha256=model_sha256,
+        recall_first=args.recall_first,
+        review_below=args.review_below,
+        user_config=args.user_config[0],
+        user_config_name=args.user_config[1],
+        hash_secret=args.user_config[2],
     )
+
+
+def _user_config(path: Path | None) -> tuple[str, str, str]:
+    """The ``--config`` file's text, shown name and hash secret (hex), checked now:
+    :class:`ConfigError` (file and key named) is a usage error."""
+    if path is None:
+        return "", "", ""
+    config, text = read_user_config(path)
+    return text, shown(path), load_secret(config, shown(path)).hex()
 
 
 def _load_model(settings: Settings) -> bool:
@@ -393,6 +436,17 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def _random_seed() -> int:
     return secrets.randbits(63)
+
+
+def _probability(text: str) -> float:
+    """A threshold P with 0 < P <= 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a probability P with 0 < P <= 1")
+    return value
 
 
 def _octal_mode(text: str) -> int:

@@ -58,6 +58,7 @@ from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
 from deid_crf.batch.keys import KeyFile
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.rules import rule_layer
+from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
 from deid_crf.io.files import (
     CorpusError,
     TooLarge,
@@ -123,6 +124,16 @@ class Settings:
     # The model_digest() of model_dir where the run started (filled in by BatchRun):
     # the key of the per-process model cache, and what every worker checks its copy against.
     model_sha256: str = ""
+    # --recall-first: the threshold on a token's probability of being PHI that adds
+    # candidates off the model's best path (None: off).
+    recall_first: float | None = None
+    # --review-below: spans whose lowest token confidence is below it go to a review file.
+    review_below: float | None = None
+    # --config: the user configuration's TOML text (deid_crf.deid.user_config), the
+    # file's name for messages, and the hash action's secret (hex) read from where it says.
+    user_config: str = ""
+    user_config_name: str = ""
+    hash_secret: str = ""
 
 
 @dataclass
@@ -352,7 +363,22 @@ def run_fingerprint(settings: Settings, seeded: bool = True) -> dict[str, Any]:
         "mask_char": settings.mask_char if mode != ANNOTATE else None,
         "keep": sorted(settings.keep) if mode == SURROGATE else None,
         "seed_sha256": seed if mode == SURROGATE else None,
-    }
+    } | _optional_fingerprint(settings)
+
+
+def _optional_fingerprint(settings: Settings) -> dict[str, Any]:
+    """The settings that are recorded only when used, so that an output directory
+    written without them still resumes."""
+    optional: dict[str, Any] = {}
+    if settings.recall_first is not None:
+        optional["recall_first"] = settings.recall_first
+    if settings.review_below is not None:
+        optional["review_below"] = settings.review_below
+    if settings.user_config:
+        optional["user_config_sha256"] = hashlib.sha256(settings.user_config.encode()).hexdigest()
+    if settings.hash_secret:
+        optional["hash_secret_sha256"] = hashlib.sha256(f"deid-crf hash\0{settings.hash_secret}".encode()).hexdigest()
+    return optional
 
 
 def _recorded_run(output_dir: Path) -> dict[str, Any] | None:
@@ -495,13 +521,23 @@ def deidentifier(settings: Settings) -> Deidentifier:
         deid = _DEIDENTIFIERS.get(settings)
         if deid is None or deid.tagger is not tagger:
             _DEIDENTIFIERS.clear()
+            rules = rule_layer(settings.rules, settings.propagate)
+            actions, hash_value = {}, None
+            if settings.user_config:  # checked where the run started; ConfigError names the file
+                config = parse_user_config(settings.user_config, settings.user_config_name)
+                rules, actions = with_user_config(rules, config), config.actions
+                if settings.hash_secret:
+                    hash_value = hasher(bytes.fromhex(settings.hash_secret), config.hash_length)
             deid = _DEIDENTIFIERS[settings] = Deidentifier(
                 tagger,
-                rules=rule_layer(settings.rules, settings.propagate),
+                rules=rules,
                 mask=settings.mask,
                 mask_char=settings.mask_char,
                 seed=settings.seed,
                 keep=settings.keep,
+                recall_threshold=settings.recall_first,
+                actions=actions,
+                hash_value=hash_value,
             )
         return deid
 

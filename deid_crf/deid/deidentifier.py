@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import os
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,6 +39,13 @@ SURROGATE = "surrogate"
 ANNOTATE = "annotate"
 MODES = (MASKED, SURROGATE, ANNOTATE)
 DEFAULT_MASK = "[{type}]"
+# Per-type actions of a user configuration (deid_crf.deid.user_config), by name.
+MASK, SURROGATE_ACTION, KEEP, HASH = "mask", "surrogate", "keep", "hash"
+ACTIONS = (MASK, SURROGATE_ACTION, KEEP, HASH)
+
+
+class UnsupportedOption(ValueError):
+    """An option the model cannot honour (recall-first mode without marginals)."""
 
 
 @dataclass
@@ -124,7 +131,12 @@ class Deidentifier:
     :data:`~deid_crf.deid.rules.RULE_MODES` (``"default"``: the priorities chosen on dev)
     or None/``"off"`` for the model alone. ``seed`` makes surrogates reproducible;
     without it a random seed is drawn once for this object. ``keep`` lists entity
-    types that surrogate mode leaves as they are.
+    types that surrogate mode leaves as they are. ``actions`` maps entity types to
+    ``mask``, ``surrogate``, ``keep`` or ``hash`` (``hash_value(type, text)``) in the
+    masked and surrogate modes, overriding the mode's own replacement for those types.
+    ``recall_threshold`` (CRF models)
+    adds the recall-first candidates of :mod:`deid_crf.models.candidates` to the
+    model's spans before the rule layer.
     """
 
     def __init__(
@@ -136,8 +148,19 @@ class Deidentifier:
         seed: int | None = None,
         keep: Iterable[str] = DEFAULT_KEEP,
         vocabulary: Vocabulary | None = None,
+        recall_threshold: float | None = None,
+        actions: Mapping[str, str] | None = None,
+        hash_value: Callable[[str, str], str] | None = None,
     ):
         self.tagger = tagger
+        self.recall_threshold = recall_threshold
+        self.actions = dict(actions or {})
+        unknown = sorted(set(self.actions.values()) - set(ACTIONS))
+        if unknown:
+            raise ValueError(f"unknown actions {unknown}; choose from {ACTIONS}")
+        if HASH in self.actions.values() and hash_value is None:
+            raise ValueError("the hash action needs hash_value (a keyed hash of type and value)")
+        self.hash_value = hash_value
         self.rules = rules if isinstance(rules, RuleLayer) else rule_layer(rules or "off")
         self.mask = mask_function(mask, mask_char)
         self.seed = secrets.randbits(63) if seed is None else int(seed)
@@ -172,30 +195,40 @@ class Deidentifier:
         if mode == ANNOTATE:
             _, done = replace_spans(text, spans, lambda s: s.text)
             return Result(doc_id, text, [replace(s, replacement=None) for s in done], mode)
-        if mode == MASKED:
-            new_text, done = replace_spans(text, spans, self.mask)
-            return Result(doc_id, new_text, done, mode)
-        if self._faker is None:
-            from faker import Faker
-
-            self._faker = Faker("es_ES")
-        surrogates = DocumentSurrogates(
-            document_seed(self.seed, doc_id, text),
-            faker=self._faker,
-            vocabulary=self.vocabulary,
-            keep=self.keep,
-            placeholder=lambda type_, original: self.mask(PHISpan(0, len(original), type_, text=original)),
-        )
+        default_action = MASK if mode == MASKED else SURROGATE_ACTION
+        needs_surrogates = mode == SURROGATE or SURROGATE_ACTION in self.actions.values()
+        surrogates = self._surrogates(text, doc_id) if needs_surrogates else None
 
         def surrogate(span: PHISpan) -> str:
             # Up to 40 characters before the span on its line (searched in those 40
             # only: a long single-line document is not scanned back once per span).
             window = max(0, span.start - 40)
             line_start = text.rfind("\n", window, span.start) + 1
+            assert surrogates is not None
             return surrogates.replace(span.text, span.type, text[max(line_start, window) : span.start])
 
-        new_text, done = replace_spans(text, spans, surrogate)
-        return Result(doc_id, new_text, done, mode, surrogates.date_shift_days)
+        operators: dict[str, Callable[[PHISpan], str]] = {
+            MASK: self.mask,
+            SURROGATE_ACTION: surrogate,
+            KEEP: lambda s: s.text,
+            HASH: lambda s: self.hash_value(s.type, s.text),  # type: ignore[misc]
+        }
+        new_text, done = replace_spans(text, spans, lambda s: operators[self.actions.get(s.type, default_action)](s))
+        shift = surrogates.date_shift_days if surrogates is not None and mode == SURROGATE else None
+        return Result(doc_id, new_text, done, mode, shift)
+
+    def _surrogates(self, text: str, doc_id: str) -> DocumentSurrogates:
+        if self._faker is None:
+            from faker import Faker
+
+            self._faker = Faker("es_ES")
+        return DocumentSurrogates(
+            document_seed(self.seed, doc_id, text),
+            faker=self._faker,
+            vocabulary=self.vocabulary,
+            keep=self.keep,
+            placeholder=lambda type_, original: self.mask(PHISpan(0, len(original), type_, text=original)),
+        )
 
     def deidentify_many(
         self,
