@@ -59,7 +59,7 @@ from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
 from deid_crf.batch.jsonl import run_jsonl
 from deid_crf.batch.keys import KeyFileError, check_key_file
 from deid_crf.config import default_model_dir
-from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
+from deid_crf.deid.deidentifier import DEFAULT_MASK, UnsupportedOption, mask_function
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
 from deid_crf.deid.user_config import ConfigError, load_secret, read_user_config
@@ -404,6 +404,9 @@ def _load_model(settings: Settings) -> bool:
         return False
     except InvalidModel as exc:  # names the file and the problem
         log.error(f"cannot load model: {exc}")
+        return False
+    except UnsupportedOption as exc:  # names the option and the model class
+        log.error(f"{shown(settings.model_dir)}: {exc}")
         return False
     except (OSError, ValueError) as exc:
         log.error(f"cannot load model from {shown(settings.model_dir)} ({type(exc).__name__})")

@@ -32,7 +32,7 @@ from typing import Any
 from deid_crf.deid.rules import RuleLayer, rule_layer
 from deid_crf.deid.surrogates import DEFAULT_KEEP, DocumentSurrogates, Vocabulary, document_seed
 from deid_crf.models import Tagger, load_model
-from deid_crf.text.spans import PHISpan
+from deid_crf.text.spans import CANDIDATE, MODEL, PHISpan
 
 MASKED = "masked"
 SURROGATE = "surrogate"
@@ -152,6 +152,8 @@ class Deidentifier:
         actions: Mapping[str, str] | None = None,
         hash_value: Callable[[str, str], str] | None = None,
     ):
+        if recall_threshold is not None and not getattr(tagger, "has_marginals", False):
+            raise UnsupportedOption(f"recall-first mode needs a CRF model; {type(tagger).__name__} has no marginals")
         self.tagger = tagger
         self.recall_threshold = recall_threshold
         self.actions = dict(actions or {})
@@ -178,14 +180,28 @@ class Deidentifier:
         """PHI spans of each text: the model's (with confidences) merged with the rules'.
         With ``confidence=False`` the model's spans (the same ones) are found faster,
         without their confidences, which are then NaN: for outputs that do not show them."""
-        if confidence:
-            scored = self.tagger.tag_texts_with_confidence(list(texts))
+        if confidence or self.recall_threshold is not None or self.rules.thresholds:
+            found = self.tagger.tag_texts_scored(list(texts), recall_threshold=self.recall_threshold)
+            model_spans = [
+                [
+                    PHISpan(
+                        s.entity.start,
+                        s.entity.end,
+                        s.entity.type,
+                        round(s.confidence, 4),
+                        CANDIDATE if s.candidate else MODEL,
+                        min_confidence=round(s.min_confidence, 4),
+                    )
+                    for s in entities
+                ]
+                for entities in found
+            ]
         else:
-            scored = [[(e, math.nan) for e in entities] for entities in self.tagger.tag_texts(list(texts))]
-        return [
-            self.rules.apply(text, [PHISpan(e.start, e.end, e.type, round(c, 4)) for e, c in entities])
-            for text, entities in zip(texts, scored, strict=True)
-        ]
+            model_spans = [
+                [PHISpan(e.start, e.end, e.type, math.nan) for e in entities]
+                for entities in self.tagger.tag_texts(list(texts))
+            ]
+        return [self.rules.apply(text, spans) for text, spans in zip(texts, model_spans, strict=True)]
 
     def apply(self, text: str, spans: Sequence[PHISpan], mode: str, doc_id: str = "") -> Result:
         """Mask or replace the given spans of ``text`` (found by :meth:`find` or elsewhere)."""

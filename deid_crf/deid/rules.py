@@ -174,7 +174,7 @@ def propagate_names(text: str, spans: Sequence[PHISpan], types: Sequence[str] = 
         if taken.overlaps(start, end):
             continue
         name = names[text[start:end]]
-        out.append(PHISpan(start, end, name.type, name.confidence, PROPAGATED))
+        out.append(PHISpan(start, end, name.type, name.confidence, PROPAGATED, min_confidence=name.min_confidence))
     return sorted(out)
 
 
