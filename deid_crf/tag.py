@@ -293,7 +293,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("several inputs need -o OUTPUT_DIR")
     if any(source == STDIN for source, _ in found) and len(found) > 1:
         parser.error("'-' (stdin) cannot be mixed with other inputs")
-    items, refused = plan(found, args.format, out)
+    items, refused = plan(found, args.format, out, review=args.review_below is not None)
     problems += refused
 
     model_dir = str(args.model or default_model_dir())

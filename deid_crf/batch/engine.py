@@ -56,6 +56,7 @@ from typing import Any
 
 from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
 from deid_crf.batch.keys import KeyFile
+from deid_crf.batch.review import REVIEW_SUFFIX, to_review_json
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.rules import rule_layer
 from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
@@ -251,9 +252,12 @@ def discover(
     return found, problems
 
 
-def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -> tuple[list[WorkItem], list[str]]:
+def plan(
+    found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None, review: bool = False
+) -> tuple[list[WorkItem], list[str]]:
     """Work items with their output paths (mirroring the input tree under
-    ``output_dir``; standard output without it), and the inputs refused."""
+    ``output_dir``; standard output without it), and the inputs refused. With
+    ``review``, each document also gets its review file (``NAME.review.json``)."""
     items: list[WorkItem] = []
     problems: list[str] = []
     seen: set[str] = set()
@@ -277,6 +281,8 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
         if fmt == "brat":
             # The text beside the .ann makes the output a BRAT collection.
             outputs.append(output_dir / relative.with_suffix(".txt"))
+        if review:
+            outputs.append(output_dir / relative.with_suffix(REVIEW_SUFFIX))
         if source != STDIN:
             clash = [o for o in outputs if o.exists() and o.samefile(source)]
             if target in clash:
@@ -561,8 +567,10 @@ def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, tex
     rendered = render(result, settings.fmt, deid.tagger.tokenizer())
     files = {}
     for path in item.outputs:
-        # A BRAT collection gets the original text beside its .ann.
-        files[path] = text if settings.fmt == "brat" and path.endswith(".txt") else rendered
+        if settings.review_below is not None and path != STDOUT and path == item.outputs[-1]:  # plan() puts it last
+            files[path] = to_review_json(result, settings.review_below)
+        else:  # a BRAT collection gets the original text beside its .ann
+            files[path] = text if settings.fmt == "brat" and path.endswith(".txt") else rendered
     counts = Counter(s.type for s in result.spans)
     key = result.key_record() if mode_of(settings.fmt) != "annotate" else None
     return Outcome(item.doc_id, item.source, OK if text else EMPTY, "", files, key, dict(counts), len(text))
@@ -601,7 +609,7 @@ def _process_chunk(settings: Settings, items: Sequence[WorkItem], stdin_data: by
         return [outcomes[i] for i in range(len(items))]
     order = sorted(texts)
     mode = mode_of(settings.fmt)
-    confidence = settings.fmt not in WITHOUT_CONFIDENCE
+    confidence = settings.fmt not in WITHOUT_CONFIDENCE or settings.review_below is not None
     try:
         # The chunk together (faster), within one document's time limit: chunks are
         # small, and if it runs out each document gets its own limit below.
