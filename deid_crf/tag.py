@@ -20,6 +20,9 @@ model and the key file's folder must be on a filesystem every worker shares.
 --jsonl reads one JSON object {"id": …, "text": …} per line from the one INPUT (a file or
 - for stdin) and writes one JSON result per line to stdout, flushed at once, the model
 loaded once (docs/deidentification.md).
+--format html writes one self-contained page per document with the spans highlighted (and
+index.html with -o); --review-below P also writes NAME.review.json, the offsets, types
+and confidences of the spans whose lowest token confidence is below P (docs/review.md).
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
@@ -56,6 +59,7 @@ from deid_crf.batch.engine import (
     run_fingerprint,
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
+from deid_crf.batch.html_view import write_index
 from deid_crf.batch.jsonl import run_jsonl
 from deid_crf.batch.keys import KeyFileError, check_key_file
 from deid_crf.config import default_model_dir
@@ -90,7 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
         help='INPUT (a file, or - for stdin) holds {"id", "text"} JSON lines; write one JSON result per line to stdout',
     )
     parser.add_argument(
-        "-o", "--output-dir", type=Path, help="write outputs here, mirroring the input tree (.ann/.json/.conll/.txt)"
+        "-o",
+        "--output-dir",
+        type=Path,
+        help="write outputs here, mirroring the input tree (.ann/.json/.conll/.html/.txt)",
     )
     parser.add_argument("--pattern", default=DEFAULT_PATTERN, help="file pattern inside directories (default: *.txt)")
     parser.add_argument("--encoding", default="utf-8", help="encoding of the inputs (default: utf-8)")
@@ -351,6 +358,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         )
     counts = summary.counts
     failed = counts["failed"] + len(problems)
+    if out is not None and args.format == "html":
+        failed += write_index(out, items, args.output_mode)
     if out is not None:
         verb = "tagged" if args.format in ANNOTATION_FORMATS else "de-identified"
         done = counts["ok"] + counts["empty"]
@@ -425,6 +434,7 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             ("--key-file", args.key_file is not None),
             ("--backend dask", args.backend == "dask"),
             ("--format conll", args.format == "conll"),
+            ("--format html", args.format == "html"),
         )
         if given
     ]

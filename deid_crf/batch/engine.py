@@ -564,7 +564,7 @@ def read_item(item: WorkItem, settings: Settings, stdin_data: bytes | None = Non
 
 
 def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, text: str) -> Outcome:
-    rendered = render(result, settings.fmt, deid.tagger.tokenizer())
+    rendered = render(result, settings.fmt, deid.tagger.tokenizer(), settings.review_below)
     files = {}
     for path in item.outputs:
         if settings.review_below is not None and path != STDOUT and path == item.outputs[-1]:  # plan() puts it last
