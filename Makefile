@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask bench-long lint clean
+.PHONY: help recall-curve notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask bench-long lint clean
 
 .DEFAULT_GOAL := help
 
@@ -87,6 +87,10 @@ ablation: install pos-model embeddings gazetteers
 rules-table: install
 	$(PY) -m deid_crf.experiments.rules_table --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
+## Recall-first operating points on dev: NER P/R/F1, merged recall, leak at several --recall-first thresholds (needs $(MODEL_DIR)).
+recall-curve: install
+	$(PY) -m deid_crf.experiments.recall_curve --data-dir $(DATA_DIR) --model $(MODEL_DIR)
+
 ## Model alone and shipped pipeline on the multi-format notes (evaluation/notes), both halves, per type.
 eval-notes: install
 	$(PY) -m deid_crf.experiments.eval_notes --model $(MODEL_DIR)
@@ -101,13 +105,14 @@ grid-search: install
 	$(PY) -m deid_crf.experiments.grid $(GRID) --data-dir $(DATA_DIR) --n-jobs $(N_JOBS)
 
 ## Execute the notebooks with papermill, full settings, into notebooks/out/ (executed copies + figures/, git-ignored).
-## The error analysis uses $(MODEL_DIR) when it holds a model, else trains the default CRF itself.
-NOTEBOOKS ?= notebooks/grid_search.ipynb notebooks/error_analysis.ipynb notebooks/learning_curve.ipynb
+## The error analysis and the recall-first curve use $(MODEL_DIR) when it holds a model, else train a CRF themselves.
+NOTEBOOKS ?= notebooks/grid_search.ipynb notebooks/error_analysis.ipynb notebooks/learning_curve.ipynb notebooks/recall_first.ipynb
 notebooks: install
 	@mkdir -p notebooks/out
 	@set -e; for nb in $(NOTEBOOKS); do \
 		model=; \
-		if [ "$$(basename $$nb)" = error_analysis.ipynb ] && [ -f $(MODEL_DIR)/config.json ]; then \
+		if { [ "$$(basename $$nb)" = error_analysis.ipynb ] || [ "$$(basename $$nb)" = recall_first.ipynb ]; } \
+			&& [ -f $(MODEL_DIR)/config.json ]; then \
 			model="-p model_dir $(abspath $(MODEL_DIR))"; fi; \
 		echo "papermill $$nb notebooks/out/$$(basename $$nb)"; \
 		$(VENV)/bin/papermill $$nb notebooks/out/$$(basename $$nb) --cwd notebooks/out --no-progress-bar \

@@ -10,6 +10,8 @@ r"""Find, mask or replace PHI in clinical texts with a trained deid-crf model.
     python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tcp://10.0.0.5:8786
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --group-by 'NHC:\s*(\d+)' \
         --secret-file secret/groups.key --key-file secret/key.jsonl
+    python -m deid_crf.tag notes/ -o deid/ --format masked --config site.toml   # docs/user-config.md
+    python -m deid_crf.tag notes/ -o review/ --format html --recall-first 0.05 --review-below 0.9
 
 Directories are searched recursively (--pattern, default *.txt) and mirrored under
 -o; a re-run skips documents whose outputs are up to date (--overwrite to redo them),
@@ -25,11 +27,15 @@ one date shift, names searched in all of them; derived from a secret (--secret-f
 $DEID_CRF_SECRET), and reused by a later batch with the same secret and --key-file.
 Masked and surrogate outputs are audited for tokens of the original values left in
 them (reported by document, offsets and type); --strict masks them.
+--format html writes one self-contained page per document with the spans highlighted (and
+index.html with -o); --review-below P also writes NAME.review.json, the offsets, types
+and confidences of the spans whose lowest token confidence is below P (docs/review.md).
 
 Exit status: 0 when every input was processed, 1 when some input could not be read
 or written (each is reported with its path and reason, the others are still
 processed), 2 for a usage error, a missing model, a key file that is not safe to
-write or an unreachable Dask scheduler, 3 for an internal error, 130 when
+write, a --config file that cannot be used (its name and key are given) or an
+unreachable Dask scheduler, 3 for an internal error, 130 when
 interrupted. Messages name files, offsets, types and counts, never the text of a
 document.
 """
@@ -62,13 +68,16 @@ from deid_crf.batch.engine import (
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
 from deid_crf.batch.groups import FIELD, GroupingError, load_secret, parse_group_by
+from deid_crf.batch.html_view import write_index
 from deid_crf.batch.jsonl import run_jsonl
 from deid_crf.batch.keys import KeyFileError, check_key_file
 from deid_crf.config import default_model_dir
-from deid_crf.deid.deidentifier import DEFAULT_MASK, mask_function
+from deid_crf.deid.deidentifier import DEFAULT_MASK, UnsupportedOption, mask_function
 from deid_crf.deid.groups import MIN_SECRET_BYTES, SECRET_ENV, SecretError
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
+from deid_crf.deid.user_config import ConfigError, read_user_config
+from deid_crf.deid.user_config import load_secret as load_hash_secret
 from deid_crf.io.names import OneLine, redact_paths, shown
 from deid_crf.io.persistence import InvalidModel
 from deid_crf.models import ModelNotFoundError
@@ -96,7 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
         help='INPUT (a file, or - for stdin) holds {"id", "text"} JSON lines; write one JSON result per line to stdout',
     )
     parser.add_argument(
-        "-o", "--output-dir", type=Path, help="write outputs here, mirroring the input tree (.ann/.json/.conll/.txt)"
+        "-o",
+        "--output-dir",
+        type=Path,
+        help="write outputs here, mirroring the input tree (.ann/.json/.conll/.html/.txt)",
     )
     parser.add_argument("--pattern", default=DEFAULT_PATTERN, help="file pattern inside directories (default: *.txt)")
     parser.add_argument("--encoding", default="utf-8", help="encoding of the inputs (default: utf-8)")
@@ -146,6 +158,27 @@ def build_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="search the rest of a document for the names found in it (default: on, off with --rules off)",
+    )
+    parser.add_argument(
+        "--recall-first",
+        type=_probability,
+        metavar="P",
+        help="CRF models: also mark tokens whose probability of being PHI is at least P (0 < P <= 1), "
+        "off the model's best path (docs/review.md)",
+    )
+    parser.add_argument(
+        "--review-below",
+        type=_probability,
+        metavar="P",
+        help="with -o: write NAME.review.json beside each output, listing the spans whose lowest token "
+        "confidence is below P (offsets, type, confidences; no text)",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="user configuration (TOML): allow/deny lists, extra recognizers, per-type actions and "
+        "confidence thresholds (docs/user-config.md)",
     )
     parser.add_argument("--mask", default=DEFAULT_MASK, help="masked format: placeholder template (default: [{type}])")
     parser.add_argument("--mask-char", help="masked format: repeat this character over each span instead")
@@ -242,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         log.error("interrupted; outputs written so far are complete, run again to resume")
         return 130
-    except KeyFileError as exc:  # names the path only
+    except (KeyFileError, ConfigError) as exc:  # names the path (and key) only
         log.error(str(exc))
         return 2
     except Exception as exc:  # never print the message or traceback: they may quote text
@@ -288,6 +321,10 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     secret = _group_secret(parser, args)
     if secret is None and args.group_by is not None:
         return 2
+    if args.review_below is not None and out is None:
+        parser.error("--review-below writes review files beside the outputs: it needs -o OUTPUT_DIR")
+    config_text, config_name, hash_secret = _user_config(args.config)  # ConfigError: exit status 2
+    args.user_config = (config_text, config_name, hash_secret)
     if args.jsonl:
         return _jsonl(parser, args, secret or b"")
 
@@ -296,7 +333,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("several inputs need -o OUTPUT_DIR")
     if any(source == STDIN for source, _ in found) and len(found) > 1:
         parser.error("'-' (stdin) cannot be mixed with other inputs")
-    items, refused = plan(found, args.format, out)
+    items, refused = plan(found, args.format, out, review=args.review_below is not None)
     problems += refused
 
     model_dir = str(args.model or default_model_dir())
@@ -358,6 +395,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         )
     counts = summary.counts
     failed = counts["failed"] + len(problems)
+    if out is not None and args.format == "html":
+        failed += write_index(out, items, args.output_mode)
     if out is not None:
         verb = "tagged" if args.format in ANNOTATION_FORMATS else "de-identified"
         done = counts["ok"] + counts["empty"]
@@ -422,7 +461,21 @@ def _settings(
         strict=args.strict,
         group_by=args.group_by or "",
         secret=secret.hex() if args.group_by else "",
+        recall_first=args.recall_first,
+        review_below=args.review_below,
+        user_config=args.user_config[0],
+        user_config_name=args.user_config[1],
+        hash_secret=args.user_config[2],
     )
+
+
+def _user_config(path: Path | None) -> tuple[str, str, str]:
+    """The ``--config`` file's text, shown name and hash secret (hex), checked now:
+    :class:`ConfigError` (file and key named) is a usage error."""
+    if path is None:
+        return "", "", ""
+    config, text = read_user_config(path)
+    return text, shown(path), load_hash_secret(config, shown(path)).hex()
 
 
 def _load_model(settings: Settings) -> bool:
@@ -434,6 +487,9 @@ def _load_model(settings: Settings) -> bool:
         return False
     except InvalidModel as exc:  # names the file and the problem
         log.error(f"cannot load model: {exc}")
+        return False
+    except UnsupportedOption as exc:  # names the option and the model class
+        log.error(f"{shown(settings.model_dir)}: {exc}")
         return False
     except (OSError, ValueError) as exc:
         log.error(f"cannot load model from {shown(settings.model_dir)} ({type(exc).__name__})")
@@ -452,6 +508,7 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: by
             ("--key-file", args.key_file is not None),
             ("--backend dask", args.backend == "dask"),
             ("--format conll", args.format == "conll"),
+            ("--format html", args.format == "html"),
         )
         if given
     ]
@@ -466,6 +523,17 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: by
 
 def _random_seed() -> int:
     return secrets.randbits(63)
+
+
+def _probability(text: str) -> float:
+    """A threshold P with 0 < P <= 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a probability P with 0 < P <= 1")
+    return value
 
 
 def _octal_mode(text: str) -> int:

@@ -5,6 +5,7 @@ hold, and no exception message quotes the input."""
 from __future__ import annotations
 
 import json
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,34 @@ TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size
 DOCUMENTS = st.lists(st.one_of(st.sampled_from(PHI_PIECES), st.sampled_from(SEPARATORS), TEXT), max_size=24).map(
     "".join
 )
+
+
+class _Page(HTMLParser):
+    """The text of an HTML page's ``div.doc`` and its marks ``(start, end, type, text)``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.inside, self.text, self.marks, self._mark = False, "", [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "div" and attrs.get("class") == "doc":
+            self.inside = True
+        elif tag == "mark" and self.inside:
+            self._mark = [int(attrs["data-start"]), int(attrs["data-end"]), attrs["data-type"], ""]
+
+    def handle_endtag(self, tag):
+        if tag == "mark" and self._mark is not None:
+            self.marks.append(tuple(self._mark))
+            self._mark = None
+        elif tag == "div":
+            self.inside = False
+
+    def handle_data(self, data):
+        if self.inside:
+            self.text += data
+            if self._mark is not None:
+                self._mark[3] += data
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +105,12 @@ def check_all_formats(deid, text: str, folder: Path) -> None:
                 if line:
                     token, start, end, _ = line.split("\t")
                     assert text[int(start) : int(end)] == token
+        elif fmt == "html":  # the page's text is the document's, each span one mark at its offsets
+            page = _Page()
+            page.feed(output)
+            page.close()
+            assert page.text == text
+            assert page.marks == [(a, b, t, text[a:b]) for a, b, t in spans]
         else:  # masked, surrogate: every character outside the spans is kept
             cursor_in = cursor_out = 0
             for span, (a, b, _) in zip(result.spans, result.output_spans(), strict=True):

@@ -51,6 +51,11 @@ CASES = {
         {"learning_curve.png"},
         (N_TRAIN, N_DEV),
     ),
+    "recall_first": (
+        {"n_train": N_TRAIN, "n_dev": N_DEV, "max_iterations": 10, "n_jobs": 1, "thresholds": [None, 0.5, 0.05]},
+        {"recall_first_curve.png"},
+        (N_TRAIN, N_DEV),
+    ),
     "grid_search": (
         {"n_jobs": 1, "use_cache": False},  # + grid_config, results_csv in the test
         {"crf_c1_c2_heatmap.png"},

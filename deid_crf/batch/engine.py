@@ -57,9 +57,11 @@ from typing import Any
 from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
 from deid_crf.batch.groups import Document, group_key_function
 from deid_crf.batch.keys import KeyFile, group_memories
+from deid_crf.batch.review import REVIEW_SUFFIX, to_review_json
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.deid.rules import rule_layer
+from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
 from deid_crf.io.files import (
     CorpusError,
     TooLarge,
@@ -133,6 +135,16 @@ class Settings:
     # and surrogates are derived from; never shown.
     group_by: str = ""
     secret: str = field(default="", repr=False)
+    # --recall-first: the threshold on a token's probability of being PHI that adds
+    # candidates off the model's best path (None: off).
+    recall_first: float | None = None
+    # --review-below: spans whose lowest token confidence is below it go to a review file.
+    review_below: float | None = None
+    # --config: the user configuration's TOML text (deid_crf.deid.user_config), the
+    # file's name for messages, and the hash action's secret (hex) read from where it says.
+    user_config: str = ""
+    user_config_name: str = ""
+    hash_secret: str = ""
 
 
 @dataclass
@@ -255,9 +267,12 @@ def discover(
     return found, problems
 
 
-def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -> tuple[list[WorkItem], list[str]]:
+def plan(
+    found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None, review: bool = False
+) -> tuple[list[WorkItem], list[str]]:
     """Work items with their output paths (mirroring the input tree under
-    ``output_dir``; standard output without it), and the inputs refused."""
+    ``output_dir``; standard output without it), and the inputs refused. With
+    ``review``, each document also gets its review file (``NAME.review.json``)."""
     items: list[WorkItem] = []
     problems: list[str] = []
     seen: set[str] = set()
@@ -281,6 +296,8 @@ def plan(found: Sequence[tuple[str, Path]], fmt: str, output_dir: Path | None) -
         if fmt == "brat":
             # The text beside the .ann makes the output a BRAT collection.
             outputs.append(output_dir / relative.with_suffix(".txt"))
+        if review:
+            outputs.append(output_dir / relative.with_suffix(REVIEW_SUFFIX))
         if source != STDIN:
             clash = [o for o in outputs if o.exists() and o.samefile(source)]
             if target in clash:
@@ -378,17 +395,21 @@ def run_fingerprint(settings: Settings, seeded: bool = True) -> dict[str, Any]:
     a seed may resume another without one."""
     mode = mode_of(settings.fmt)
     seed = hashlib.sha256(f"deid-crf seed\0{settings.seed}".encode()).hexdigest() if seeded else None
-    return {
-        "format": settings.fmt,
-        "model_sha256": settings.model_sha256 or model_digest(settings.model_dir),
-        "rules": settings.rules,
-        "propagate": settings.propagate,
-        "encoding": codecs.lookup(settings.encoding).name,
-        "mask": settings.mask if mode != ANNOTATE else None,
-        "mask_char": settings.mask_char if mode != ANNOTATE else None,
-        "keep": sorted(settings.keep) if mode == SURROGATE else None,
-        "seed_sha256": seed if mode == SURROGATE else None,
-    } | _group_fingerprint(settings, mode)
+    return (
+        {
+            "format": settings.fmt,
+            "model_sha256": settings.model_sha256 or model_digest(settings.model_dir),
+            "rules": settings.rules,
+            "propagate": settings.propagate,
+            "encoding": codecs.lookup(settings.encoding).name,
+            "mask": settings.mask if mode != ANNOTATE else None,
+            "mask_char": settings.mask_char if mode != ANNOTATE else None,
+            "keep": sorted(settings.keep) if mode == SURROGATE else None,
+            "seed_sha256": seed if mode == SURROGATE else None,
+        }
+        | _group_fingerprint(settings, mode)
+        | _optional_fingerprint(settings)
+    )
 
 
 def _group_fingerprint(settings: Settings, mode: str) -> dict[str, Any]:
@@ -402,6 +423,21 @@ def _group_fingerprint(settings: Settings, mode: str) -> dict[str, Any]:
         out["group_by_sha256"] = hashlib.sha256(settings.group_by.encode()).hexdigest()
         out["group_secret_check"] = GroupSecret(bytes.fromhex(settings.secret)).check()
     return out
+
+
+def _optional_fingerprint(settings: Settings) -> dict[str, Any]:
+    """The settings that are recorded only when used, so that an output directory
+    written without them still resumes."""
+    optional: dict[str, Any] = {}
+    if settings.recall_first is not None:
+        optional["recall_first"] = settings.recall_first
+    if settings.review_below is not None:
+        optional["review_below"] = settings.review_below
+    if settings.user_config:
+        optional["user_config_sha256"] = hashlib.sha256(settings.user_config.encode()).hexdigest()
+    if settings.hash_secret:
+        optional["hash_secret_sha256"] = hashlib.sha256(f"deid-crf hash\0{settings.hash_secret}".encode()).hexdigest()
+    return optional
 
 
 def _recorded_run(output_dir: Path) -> dict[str, Any] | None:
@@ -544,15 +580,25 @@ def deidentifier(settings: Settings) -> Deidentifier:
         deid = _DEIDENTIFIERS.get(settings)
         if deid is None or deid.tagger is not tagger:
             _DEIDENTIFIERS.clear()
+            rules = rule_layer(settings.rules, settings.propagate)
+            actions, hash_value = {}, None
+            if settings.user_config:  # checked where the run started; ConfigError names the file
+                config = parse_user_config(settings.user_config, settings.user_config_name)
+                rules, actions = with_user_config(rules, config), config.actions
+                if settings.hash_secret:
+                    hash_value = hasher(bytes.fromhex(settings.hash_secret), config.hash_length)
             deid = _DEIDENTIFIERS[settings] = Deidentifier(
                 tagger,
-                rules=rule_layer(settings.rules, settings.propagate),
+                rules=rules,
                 mask=settings.mask,
                 mask_char=settings.mask_char,
                 seed=settings.seed,
                 keep=settings.keep,
                 strict=settings.strict,
                 secret=GroupSecret(bytes.fromhex(settings.secret)) if settings.secret else None,
+                recall_threshold=settings.recall_first,
+                actions=actions,
+                hash_value=hash_value,
             )
         return deid
 
@@ -573,11 +619,13 @@ def read_item(item: WorkItem, settings: Settings, stdin_data: bytes | None = Non
 
 
 def _outcome(item: WorkItem, result, settings: Settings, deid: Deidentifier, text: str) -> Outcome:
-    rendered = render(result, settings.fmt, deid.tagger.tokenizer())
+    rendered = render(result, settings.fmt, deid.tagger.tokenizer(), settings.review_below)
     files = {}
     for path in item.outputs:
-        # A BRAT collection gets the original text beside its .ann.
-        files[path] = text if settings.fmt == "brat" and path.endswith(".txt") else rendered
+        if settings.review_below is not None and path != STDOUT and path == item.outputs[-1]:  # plan() puts it last
+            files[path] = to_review_json(result, settings.review_below)
+        else:  # a BRAT collection gets the original text beside its .ann
+            files[path] = text if settings.fmt == "brat" and path.endswith(".txt") else rendered
     counts = Counter(s.type for s in result.spans)
     key = result.key_record() if mode_of(settings.fmt) != "annotate" else None
     survivors = [(s.start, s.end, s.type) for s in result.survivors]
@@ -630,7 +678,7 @@ def _process_chunk(
             outcomes.setdefault(i, Outcome(item.doc_id, item.source, FAILED, reason))
         return [outcomes[i] for i in range(len(items))]
     mode = mode_of(settings.fmt)
-    confidence = settings.fmt not in WITHOUT_CONFIDENCE
+    confidence = settings.fmt not in WITHOUT_CONFIDENCE or settings.review_below is not None
     units = _units([i for i in sorted(texts)], items)
     memories = memories or {}
 

@@ -6,16 +6,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from deid_crf.batch.html_view import html_page
 from deid_crf.deid.deidentifier import ANNOTATE, MASKED, SURROGATE, Result
 from deid_crf.io.brat import format_ann
 from deid_crf.text import bio
 from deid_crf.text.document import Document
 from deid_crf.text.tokenizer import Tokenizer
 
-ANNOTATION_FORMATS = ("brat", "json", "conll")
+ANNOTATION_FORMATS = ("brat", "json", "conll", "html")
 TEXT_FORMATS = (MASKED, SURROGATE)
 FORMATS = ANNOTATION_FORMATS + TEXT_FORMATS
-SUFFIXES = {"brat": ".ann", "json": ".json", "conll": ".conll", MASKED: ".txt", SURROGATE: ".txt"}
+SUFFIXES = {"brat": ".ann", "json": ".json", "conll": ".conll", "html": ".html", MASKED: ".txt", SURROGATE: ".txt"}
 # Formats that never show a span's confidence: tagged without computing it (faster).
 WITHOUT_CONFIDENCE = ("brat", "conll", MASKED, SURROGATE)
 
@@ -63,9 +64,10 @@ def to_conll(doc: Document, tokenizer: Tokenizer) -> str:
     return "".join(lines)
 
 
-def render(result: Result, fmt: str, tokenizer: Tokenizer) -> str:
+def render(result: Result, fmt: str, tokenizer: Tokenizer, review_below: float | None = None) -> str:
     """``result`` in format ``fmt``; annotation formats need an ``annotate`` result
-    (whose text is the original), text formats a result of the same mode."""
+    (whose text is the original), text formats a result of the same mode. The html
+    page outlines the spans below ``review_below``."""
     if fmt in TEXT_FORMATS:
         if result.mode != fmt:
             raise ValueError(f"a {result.mode} result cannot be rendered as {fmt}")
@@ -76,5 +78,7 @@ def render(result: Result, fmt: str, tokenizer: Tokenizer) -> str:
         raise ValueError(f"annotation format {fmt} needs the original text, not a {result.mode} result")
     if fmt == "json":
         return to_json(result)
+    if fmt == "html":
+        return html_page(result, review_below)
     doc = Document(result.doc_id, result.text, [s.entity for s in result.spans])
     return to_brat(doc) if fmt == "brat" else to_conll(doc, tokenizer)

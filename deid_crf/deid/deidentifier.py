@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import os
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,13 +34,21 @@ from deid_crf.deid.groups import GroupMemory, GroupSecret, GroupSurrogates
 from deid_crf.deid.rules import NAME_TYPES, RuleLayer, propagate_names, rule_layer
 from deid_crf.deid.surrogates import DEFAULT_KEEP, DocumentSurrogates, Vocabulary, document_seed
 from deid_crf.models import Tagger, load_model
-from deid_crf.text.spans import PHISpan
+from deid_crf.models.candidates import ScoredEntity
+from deid_crf.text.spans import CANDIDATE, MODEL, PHISpan
 
 MASKED = "masked"
 SURROGATE = "surrogate"
 ANNOTATE = "annotate"
 MODES = (MASKED, SURROGATE, ANNOTATE)
 DEFAULT_MASK = "[{type}]"
+# Per-type actions of a user configuration (deid_crf.deid.user_config), by name.
+MASK, SURROGATE_ACTION, KEEP, HASH = "mask", "surrogate", "keep", "hash"
+ACTIONS = (MASK, SURROGATE_ACTION, KEEP, HASH)
+
+
+class UnsupportedOption(ValueError):
+    """An option the model cannot honour (recall-first mode without marginals)."""
 
 
 @dataclass
@@ -150,7 +158,12 @@ class Deidentifier:
     identifying tokens of the originals still in the output are
     :attr:`Result.survivors`; with ``strict`` they are masked. ``secret`` (a
     :class:`~deid_crf.deid.groups.GroupSecret`) is what :meth:`deidentify_group` draws
-    a patient group's surrogates and date shift from.
+    a patient group's surrogates and date shift from. ``actions`` maps entity types to
+    ``mask``, ``surrogate``, ``keep`` or ``hash`` (``hash_value(type, text)``) in the
+    masked and surrogate modes, overriding the mode's own replacement for those types
+    (a kept span is not audited). ``recall_threshold`` (CRF models) adds the
+    recall-first candidates of :mod:`deid_crf.models.candidates` to the model's spans
+    before the rule layer.
     """
 
     def __init__(
@@ -164,10 +177,23 @@ class Deidentifier:
         vocabulary: Vocabulary | None = None,
         strict: bool = False,
         secret: GroupSecret | None = None,
+        recall_threshold: float | None = None,
+        actions: Mapping[str, str] | None = None,
+        hash_value: Callable[[str, str], str] | None = None,
     ):
+        if recall_threshold is not None and not getattr(tagger, "has_marginals", False):
+            raise UnsupportedOption(f"recall-first mode needs a CRF model; {type(tagger).__name__} has no marginals")
         self.tagger = tagger
         self.strict = strict
         self.secret = secret
+        self.recall_threshold = recall_threshold
+        self.actions = dict(actions or {})
+        unknown = sorted(set(self.actions.values()) - set(ACTIONS))
+        if unknown:
+            raise ValueError(f"unknown actions {unknown}; choose from {ACTIONS}")
+        if HASH in self.actions.values() and hash_value is None:
+            raise ValueError("the hash action needs hash_value (a keyed hash of type and value)")
+        self.hash_value = hash_value
         self.rules = rules if isinstance(rules, RuleLayer) else rule_layer(rules or "off")
         self.mask = mask_function(mask, mask_char)
         self.seed = secrets.randbits(63) if seed is None else int(seed)
@@ -185,14 +211,34 @@ class Deidentifier:
         """PHI spans of each text: the model's (with confidences) merged with the rules'.
         With ``confidence=False`` the model's spans (the same ones) are found faster,
         without their confidences, which are then NaN: for outputs that do not show them."""
-        if confidence:
-            scored = self.tagger.tag_texts_with_confidence(list(texts))
+        if confidence or self.recall_threshold is not None or self.rules.thresholds:
+            if hasattr(self.tagger, "tag_texts_scored"):
+                found = self.tagger.tag_texts_scored(list(texts), recall_threshold=self.recall_threshold)
+            else:  # a tagger of one's own with confidences only: each its entity's lowest too
+                found = [
+                    [ScoredEntity(e, c, c) for e, c in entities]
+                    for entities in self.tagger.tag_texts_with_confidence(list(texts))
+                ]
+            model_spans = [
+                [
+                    PHISpan(
+                        s.entity.start,
+                        s.entity.end,
+                        s.entity.type,
+                        round(s.confidence, 4),
+                        CANDIDATE if s.candidate else MODEL,
+                        min_confidence=round(s.min_confidence, 4),
+                    )
+                    for s in entities
+                ]
+                for entities in found
+            ]
         else:
-            scored = [[(e, math.nan) for e in entities] for entities in self.tagger.tag_texts(list(texts))]
-        return [
-            self.rules.apply(text, [PHISpan(e.start, e.end, e.type, round(c, 4)) for e, c in entities])
-            for text, entities in zip(texts, scored, strict=True)
-        ]
+            model_spans = [
+                [PHISpan(e.start, e.end, e.type, math.nan) for e in entities]
+                for entities in self.tagger.tag_texts(list(texts))
+            ]
+        return [self.rules.apply(text, spans) for text, spans in zip(texts, model_spans, strict=True)]
 
     @property
     def _kept_words(self) -> frozenset[str]:
@@ -243,10 +289,9 @@ class Deidentifier:
         if mode == ANNOTATE:
             _, done = replace_spans(text, spans, lambda s: s.text)
             return Result(doc_id, text, [replace(s, replacement=None) for s in done], mode)
-        if mode == MASKED:
-            new_text, done = replace_spans(text, spans, self.mask)
-            return self._audited(Result(doc_id, new_text, done, mode), text)
-        if surrogates is None:
+        default_action = MASK if mode == MASKED else SURROGATE_ACTION
+        needs_surrogates = mode == SURROGATE or SURROGATE_ACTION in self.actions.values()
+        if surrogates is None and needs_surrogates:
             surrogates = DocumentSurrogates(
                 document_seed(self.seed, doc_id, text),
                 faker=self.faker,
@@ -263,10 +308,18 @@ class Deidentifier:
             # only: a long single-line document is not scanned back once per span).
             window = max(0, span.start - 40)
             line_start = text.rfind("\n", window, span.start) + 1
+            assert surrogates is not None
             return surrogates.replace(span.text, span.type, text[max(line_start, window) : span.start])
 
-        new_text, done = replace_spans(text, spans, surrogate)
-        result = Result(doc_id, new_text, done, mode, surrogates.date_shift_days)
+        operators: dict[str, Callable[[PHISpan], str]] = {
+            MASK: self.mask,
+            SURROGATE_ACTION: surrogate,
+            KEEP: lambda s: s.text,
+            HASH: lambda s: self.hash_value(s.type, s.text),  # type: ignore[misc]
+        }
+        new_text, done = replace_spans(text, spans, lambda s: operators[self.actions.get(s.type, default_action)](s))
+        shift = surrogates.date_shift_days if surrogates is not None and mode == SURROGATE else None
+        result = Result(doc_id, new_text, done, mode, shift)
         if isinstance(surrogates, GroupSurrogates) and self.secret is not None:
             result.group, result.group_check, result.group_used = surrogates.tag, self.secret.check(), surrogates.used
         return self._audited(result, text)

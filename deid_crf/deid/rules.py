@@ -200,7 +200,7 @@ def propagate_names(
         if taken.overlaps(start, end):
             continue
         name = names[text[start:end]]
-        out.append(PHISpan(start, end, name.type, name.confidence, PROPAGATED))
+        out.append(PHISpan(start, end, name.type, name.confidence, PROPAGATED, min_confidence=name.min_confidence))
     return sorted(out)
 
 
@@ -244,12 +244,24 @@ class RuleLayer:
 
     ``priority`` is one of :data:`~deid_crf.text.spans.PRIORITIES` for every type, or a
     mapping type → priority (types it does not list get ``default``).
+
+    A user's configuration (:mod:`deid_crf.deid.user_config`) adds: ``extra``
+    recognizers, run and merged with the registered ones under the same priorities
+    (``union`` for a type whose priority is ``off``, so that they also run with the
+    rules off); ``deny`` recognizers, whose spans win over every other
+    (``rules`` priority); ``thresholds``, the lowest confidence of a model span per
+    type; and ``allow``, ``(type, text) -> bool``, which drops the spans it accepts
+    (after name propagation, so that an allowed word is never propagated either).
     """
 
     priority: Mapping[str, str] | str = field(default_factory=lambda: dict(DEFAULT_PRIORITY))
     default: str = DEFAULT_OTHER
     recognizers: Sequence[str] = tuple(RECOGNIZERS)
     propagate: bool = True
+    extra: Sequence[Recognizer] = ()
+    deny: Sequence[Recognizer] = ()
+    thresholds: Mapping[str, float] = field(default_factory=dict)
+    allow: Callable[[str, str], bool] | None = None
 
     def __post_init__(self) -> None:
         unknown = [name for name in self.recognizers if name not in RECOGNIZERS]
@@ -268,27 +280,54 @@ class RuleLayer:
 
     def find(self, text: str) -> list[PHISpan]:
         """Every recognizer's spans (they may overlap one another), none across a
-        line break or a tab."""
-        if not self.active:
-            return []
-        spans = {
-            (a, b, type_)
-            for name in self.recognizers
-            for start, end, type_ in RECOGNIZERS[name].find(text)
-            for a, b in _within_lines(text, start, end)
-        }
-        return [PHISpan(start, end, type_, 1.0, RULE) for start, end, type_ in sorted(spans)]
+        line break or a tab: the registered ones' when the layer is active, and the
+        ``extra`` ones'."""
+        recognizers = [RECOGNIZERS[name] for name in self.recognizers] if self.active else []
+        return _spans_of([*recognizers, *self.extra], text)
+
+    def _priority(self) -> Mapping[str, str] | str:
+        """:attr:`priority`, with ``union`` for the ``extra`` recognizers' types it turns off."""
+        if not self.extra:
+            return self.priority
+        types = {t for r in self.extra for t in r.types}
+        policy = (
+            (lambda t: self.priority)
+            if isinstance(self.priority, str)
+            else (
+                lambda t: self.priority.get(t, self.default)  # type: ignore[union-attr]
+            )
+        )
+        return {t: policy(t) for t in types | set(DEFAULT_PRIORITY)} | {t: UNION for t in types if policy(t) == OFF}
 
     def apply(self, text: str, model_spans: Sequence[PHISpan]) -> list[PHISpan]:
         """The model's spans merged with the rules' (sorted, never overlapping)."""
+        if self.thresholds:  # NaN (confidence not computed) is never below a threshold
+            model_spans = [s for s in model_spans if not s.confidence < self.thresholds.get(s.type, 0.0)]
+        if self.active or self.extra:
+            default = self.default if self.active else OFF
+            spans = combine(model_spans, self.find(text), text, self._priority(), default)
+        else:
+            spans = list(model_spans)
         if self.active:
-            spans = combine(model_spans, self.find(text), text, self.priority, self.default)
             spans = towns_after_countries(text, organisations(text, spans))
             spans = given_names_after_comma(text, roles_from_labels(text, spans))
             spans = nicknames_after_names(text, relatives(text, spans))
-        else:
-            spans = model_spans
-        return propagate_names(text, spans) if self.propagate else sorted(spans)
+        if self.deny:
+            spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
+        spans = propagate_names(text, spans) if self.propagate else sorted(spans)
+        if self.allow is not None:
+            spans = [s for s in spans if not self.allow(s.type, text[s.start : s.end])]
+        return spans
+
+
+def _spans_of(recognizers: Iterable[Recognizer], text: str) -> list[PHISpan]:
+    spans = {
+        (a, b, type_)
+        for recognizer in recognizers
+        for start, end, type_ in recognizer.find(text)
+        for a, b in _within_lines(text, start, end)
+    }
+    return [PHISpan(start, end, type_, 1.0, RULE) for start, end, type_ in sorted(spans)]
 
 
 def rule_layer(mode: str, propagate: bool | None = None) -> RuleLayer:

@@ -156,6 +156,29 @@ def learning_curve_figure(
     return fig
 
 
+def recall_curve_figure(
+    thresholds: Sequence[float | None],
+    precision: Sequence[float],
+    recall: Sequence[float],
+    merged_recall: Sequence[float],
+    title: str = "Recall-first operating points on dev",
+) -> Figure:
+    """Precision against recall (NER, and merged-span recall) at each recall-first
+    threshold, each point labelled with its threshold ("off": the model's best path)."""
+    fig = Figure(figsize=(7, 5), layout="constrained")
+    ax = fig.subplots()
+    ax.plot(recall, precision, marker="o", label="NER (subtask 1)")
+    ax.plot(merged_recall, precision, marker="s", linestyle="--", label="recall of merged spans (subtask 2)")
+    for t, p, r in zip(thresholds, precision, recall, strict=True):
+        ax.annotate("off" if t is None else f"{t:g}", (r, p), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("NER precision")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title(title)
+    return fig
+
+
 # -- grid search --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class C1C2Grid:

@@ -24,6 +24,7 @@ from deid_crf import resources
 from deid_crf.config import FeatureConfig, TaggerConfig, TokenizerConfig
 from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.io.persistence import ModelFormat, invalid_config, read_model_dir, write_model_dir
+from deid_crf.models.candidates import ScoredEntity, scored_entities
 from deid_crf.parallel import map_chunks
 from deid_crf.scoring.meddocan import score_documents
 from deid_crf.text import bio
@@ -92,15 +93,33 @@ class Pipeline:
 
 class _ChunkTagger:
     """Tags one chunk of texts end to end inside a worker; returns only entities
-    (with their confidences when asked)."""
+    (with their confidences when asked, or as :class:`ScoredEntity` when ``scored``)."""
 
-    def __init__(self, tagger: TaggerBase, pipeline: Pipeline, with_confidence: bool):
+    def __init__(
+        self,
+        tagger: TaggerBase,
+        pipeline: Pipeline,
+        with_confidence: bool,
+        scored: bool = False,
+        recall_threshold: float | None = None,
+    ):
         self.tagger = tagger
         self.pipeline = pipeline
         self.with_confidence = with_confidence
+        self.scored = scored
+        self.recall_threshold = recall_threshold
 
-    def __call__(self, texts: Sequence[str]) -> list[list[Entity]] | list[list[tuple[Entity, float]]]:
+    def __call__(self, texts: Sequence[str]) -> list:
         table = self.pipeline.tokenizer(texts)
+        if self.scored:
+            if self.recall_threshold is None:
+                labels, confidences = self.tagger._labels_with_confidence(self.pipeline, table)
+                return scored_entities(table, labels, confidences)
+            labels, marginals, names = self.tagger._label_marginals(self.pipeline, table)
+            index = {name: k for k, name in enumerate(names)}
+            chosen = np.fromiter((index[label] for label in labels.tolist()), dtype=np.int64, count=len(labels))
+            confidences = marginals[np.arange(len(labels)), chosen]
+            return scored_entities(table, labels, confidences, marginals, names, self.recall_threshold)
         if self.with_confidence:
             return entity_confidences(table, *self.tagger._labels_with_confidence(self.pipeline, table))
         return bio.decode(table, self.tagger._labels(self.pipeline, table))
@@ -116,6 +135,9 @@ class TaggerBase(Estimator, ABC):
     """
 
     model_format: ClassVar[ModelFormat]
+    # Whether :meth:`_label_marginals` gives every token's probability of every label
+    # (what recall-first mode needs).
+    has_marginals: ClassVar[bool] = False
     # Parameters that :meth:`featurize` depends on: points of a grid search that share
     # them share one featurization (``deid_crf.experiments.grid``).
     featurization_params: ClassVar[tuple[str, ...]] = ("tokenizer_config", "feature_config")
@@ -176,6 +198,12 @@ class TaggerBase(Estimator, ABC):
         """The predicted BIO label (object array of str) and its confidence (floats)
         for every token of ``table``."""
 
+    def _label_marginals(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """The predicted label of every token of ``table``, its probability of every
+        label (tokens × labels) and the label names of the columns; only where
+        :attr:`has_marginals`."""
+        raise NotImplementedError(f"{type(self).__name__} gives no per-label probabilities")
+
     def _labels(self, pipeline: Pipeline, table: TokenTable) -> np.ndarray:
         """The predicted BIO label of every token of ``table``."""
         return self._labels_with_confidence(pipeline, table)[0]
@@ -183,13 +211,20 @@ class TaggerBase(Estimator, ABC):
     def _prepare_tagging(self) -> None:
         """Compute, once in this process, what every tagging worker needs."""
 
-    def _tag(self, texts: Sequence[str], n_jobs: int | None, with_confidence: bool) -> list:
+    def _tag(
+        self,
+        texts: Sequence[str],
+        n_jobs: int | None,
+        with_confidence: bool,
+        scored: bool = False,
+        recall_threshold: float | None = None,
+    ) -> list:
         check_is_fitted(self)
         texts = check_texts(texts)
         if not texts:
             return []
         self._prepare_tagging()
-        worker = _ChunkTagger(self, self._pipeline(), with_confidence)
+        worker = _ChunkTagger(self, self._pipeline(), with_confidence, scored, recall_threshold)
         parts = map_chunks(worker, texts, self.n_jobs if n_jobs is None else n_jobs)
         return [entities for part in parts for entities in part]
 
@@ -204,6 +239,20 @@ class TaggerBase(Estimator, ABC):
         """Like :meth:`tag_texts`, each entity paired with its confidence: the model's
         confidence in the predicted label, averaged over the entity's tokens."""
         return self._tag(texts, n_jobs, with_confidence=True)
+
+    def tag_texts_scored(
+        self, texts: Sequence[str], n_jobs: int | None = None, recall_threshold: float | None = None
+    ) -> list[list[ScoredEntity]]:
+        """Like :meth:`tag_texts_with_confidence`, each entity as a
+        :class:`~deid_crf.models.candidates.ScoredEntity` (mean and lowest token
+        confidence); with ``recall_threshold`` (taggers with :attr:`has_marginals`),
+        recall-first candidates are added (:mod:`deid_crf.models.candidates`)."""
+        if recall_threshold is not None:
+            if not self.has_marginals:
+                raise ValueError(f"recall-first mode needs a CRF model; {type(self).__name__} has no marginals")
+            if not 0.0 < recall_threshold <= 1.0:
+                raise ValueError(f"recall threshold must be in (0, 1], not {recall_threshold}")
+        return self._tag(texts, n_jobs, with_confidence=True, scored=True, recall_threshold=recall_threshold)
 
     def predict(self, X: Sequence[Document]) -> list[list[Entity]]:
         """The entities of each document of ``X`` (their gold entities are not used)."""

@@ -98,6 +98,13 @@ class CRFWeights:
         confidence = marginals(scores, self.transitions, table.sent_bounds)[np.arange(len(best)), best]
         return np.array(self.labels, dtype=object)[best], confidence
 
+    def tag_with_marginals(self, featurizer: Featurizer, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
+        """The best label of every token of ``table`` (as :meth:`tag`) and its
+        probability of every label (columns in the order of :attr:`labels`)."""
+        scores = self.scores(featurizer, table)
+        best = viterbi(scores, self.transitions, table.sent_bounds)
+        return np.array(self.labels, dtype=object)[best], marginals(scores, self.transitions, table.sent_bounds)
+
 
 def _strings(data: bytes, offset: int, count: int) -> list[str]:
     """The strings of ids ``0 … count-1`` of the CQDB chunk at ``offset`` of ``data``."""

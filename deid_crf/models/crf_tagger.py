@@ -54,6 +54,7 @@ class DeidTagger(TaggerBase):
     """
 
     model_format = ModelFormat("deid-crf-tagger", 1, "crf")
+    has_marginals = True
 
     def __init__(
         self,
@@ -122,6 +123,11 @@ class DeidTagger(TaggerBase):
         """The labels of :meth:`_labels` and the marginal probability of each, by
         forward–backward in numpy (CRFsuite's marginals, tests/test_crf_decode.py)."""
         return self.model_.weights().tag_with_confidence(pipeline.featurizer, table)
+
+    def _label_marginals(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        weights = self.model_.weights()
+        labels, marginals = weights.tag_with_marginals(pipeline.featurizer, table)
+        return labels, marginals, weights.labels
 
     # -- persistence ---------------------------------------------------------------
     def _write_model(self, directory: Path, config: TaggerConfig) -> dict[str, Any]:

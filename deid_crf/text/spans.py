@@ -21,6 +21,7 @@ MODEL = "model"
 RULE = "rule"
 BOTH = "model+rule"
 PROPAGATED = "propagated"  # another occurrence of a name found elsewhere in the document
+CANDIDATE = "candidate"  # off the model's best path, added by recall-first mode
 
 # How the rule layer's spans of one entity type meet the model's spans.
 OFF = "off"  # rule spans of this type are dropped
@@ -35,7 +36,8 @@ class PHISpan:
     """A typed character span ``[start, end)`` of the original text.
 
     ``confidence`` is the CRF marginal probability of the predicted labels averaged
-    over the span's tokens (1.0 for spans found by rules alone); ``source`` says who
+    over the span's tokens (1.0 for spans found by rules alone), ``min_confidence``
+    the lowest of them (None: not computed, take ``confidence``); ``source`` says who
     found it. ``text`` (the original characters) and ``replacement`` never show in
     ``repr``.
     """
@@ -47,6 +49,12 @@ class PHISpan:
     source: str = field(default=MODEL, compare=False)
     text: str = field(default="", repr=False, compare=False)
     replacement: str | None = field(default=None, repr=False, compare=False)
+    min_confidence: float | None = field(default=None, compare=False)
+
+    @property
+    def lowest_confidence(self) -> float:
+        """The lowest token confidence, or the mean where that was not computed."""
+        return self.confidence if self.min_confidence is None else self.min_confidence
 
     @property
     def entity(self) -> Entity:
