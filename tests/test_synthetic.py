@@ -282,25 +282,3 @@ def test_ages_below_two_years_count_months_or_days():
     assert values.age_text(rng, 0, 0, 10).endswith(("días", "día"))
     assert values.age_text(rng, 1, 3).endswith("meses")
     assert values.age_between(date(2000, 5, 10), date(2020, 5, 9))[0] == 19
-
-
-def test_places_are_named_in_passing_without_an_address_or_birth_cue(notes):
-    """Towns and countries in running text ("Veranea en …", "Regresó de … hace …")."""
-    cues = (
-        "Pasó",
-        "Viaj",
-        "de viaje",
-        "familia vive",
-        "Regresó de",
-        "durante años",
-        "Veranea",
-        "Estuvo ingresad",
-        "residencia en",
-    )
-    seen = Counter()
-    for doc in notes:
-        for entity in doc.entities:
-            before = doc.text[max(0, entity.start - 40) : entity.start]
-            if entity.type in ("TERRITORIO", "PAIS") and any(cue in before for cue in cues):
-                seen[entity.type] += 1
-    assert seen["TERRITORIO"] >= 10 and seen["PAIS"] >= 3, seen

@@ -347,8 +347,6 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
         sentences.append((born, c.birthplace_phrase(), lives, c.town(), *since_phrase))
     if chance(rng, 0.2):
         sentences.append(V.neighbourhood_phrase(rng, c.home))
-    if chance(rng, 0.5):
-        sentences.append(_place_in_passing(c))
     if c.works and chance(rng, 0.7):
         work = [say(rng, "{Trabaja como|De profesión|Profesión:|Ocupación:|Es} "), Span(c.profession, "PROFESION")]
         if chance(rng, 0.3):
@@ -399,38 +397,6 @@ def social_history(b: NoteBuilder, c: Case, style: Style) -> None:
         stop = "" if plain(sentence).endswith(".") else "."  # an employer such as "… S.L."
         b.add(sentence, stop + (" " if chance(rng, 0.75) else "\n"))
     b.blank()
-
-
-def _place_in_passing(c: Case) -> Phrase:
-    """A town or country named in passing, with no address or birth cue around it
-    (``Pasó la infancia en Lalín``, ``Regresó de Bolivia hace dos semanas``)."""
-    rng = c.rng
-    kind = weighted(rng, [("spain", 4), ("abroad", 3), ("country", 2)])
-    if kind == "spain":
-        where: Phrase = (Span(V.place(rng, c.lexicon).town, "TERRITORIO"),)
-    else:
-        town, country = V.foreign_place(rng)
-        if kind == "country":
-            where = (Span(country, "PAIS"),)
-        else:
-            where = (
-                (Span(town, "TERRITORIO"), " (", Span(country, "PAIS"), ")")
-                if chance(rng, 0.4)
-                else (Span(town, "TERRITORIO"),)
-            )
-    opening, closing = rng.choice(
-        [
-            (say(rng, "Pasó {la infancia|su juventud|varios años} en "), ""),
-            (say(rng, "{Viaja con frecuencia|Viajó en verano|Estuvo de viaje el mes pasado} a "), ""),
-            ("Parte de su familia vive en ", ""),
-            ("Regresó de ", say(rng, " hace {dos|tres|pocas} semanas")),
-            ("Trabajó durante años en ", ""),
-            ("Veranea en ", ""),
-            (c.agree("Estuvo ingresado en ", "Estuvo ingresada en "), say(rng, " {el año pasado|hace años}")),
-            ("Tiene una segunda residencia en ", ""),
-        ]
-    )
-    return (opening, *where, closing)
 
 
 FAMILY_CONDITIONS = (
@@ -504,8 +470,6 @@ def present_illness(b: NoteBuilder, c: Case, style: Style, onset_days: int = 5) 
         )
     if chance(rng, 0.3):
         b.add(say(rng, "El paciente {niega|no refiere} {fiebre|traumatismo previo|otra sintomatología}. "))
-    if chance(rng, 0.2):  # travel history, a town or country named in passing
-        b.add(_place_in_passing(c), ". ")
     b.add("\n")
     b.blank()
 
