@@ -135,9 +135,7 @@ _ELIDED = r"(?i:d['’]|de{SP}+l['’]|l['’])"  # "de l'Ajuntament", "d'Osona"
 # ("Universidad de Alcalá E-mail: …", "Universidad de Navarra Avda. Pío XII").
 _NEXT_ITEM = (
     r"(?!(?i:e-?mail|correo|tel|tfno|teléfono|fax|hospital|servicio|servei|departamento|código|cp|edificio"
-    r"|apartado|centro|clínica|unidad|complejo|"
-    + "|".join(re.escape(t.rstrip("./")) for t in STREET_TYPES)
-    + r")\b)"
+    r"|apartado|centro|clínica|unidad|complejo|" + "|".join(re.escape(t.rstrip("./")) for t in STREET_TYPES) + r")\b)"
 )
 _OTHER_BODY = r"(?!(?i:ayuntamiento|ajuntament|concello|" + "|".join(_flexible(h) for h in _HEADS) + r")\b)"
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’·.-][^\W_]+)*|\d{{1,3}})"
