@@ -206,6 +206,58 @@ def test_a_worker_killed_mid_run_loses_nothing_after_a_rerun(
     assert key.read_bytes() == expected_key
 
 
+def install_slow_find(marker: str, seconds: float) -> None:
+    """In a worker: de-identifying a text that holds ``marker`` takes ``seconds`` of
+    Python code (short sleeps in a loop: a time limit can stop it between two)."""
+    from deid_crf.deid.deidentifier import Deidentifier
+
+    find = Deidentifier.find
+
+    @functools.wraps(find)
+    def slow_find(self, texts, confidence=True):
+        if any(marker in text for text in texts):
+            ends = time.monotonic() + seconds
+            while time.monotonic() < ends:
+                time.sleep(0.01)
+        return find(self, texts, confidence)
+
+    Deidentifier.find = slow_find
+
+
+def remove_slow_find() -> None:
+    from deid_crf.deid.deidentifier import Deidentifier
+
+    Deidentifier.find = getattr(Deidentifier.find, "__wrapped__", Deidentifier.find)
+
+
+def test_a_document_over_its_time_limit_fails_alone_on_dask(client, tiny_model_dir, tmp_path, capsys):
+    """``--doc-timeout`` under Dask, whose workers run tasks in threads (no SIGALRM
+    there): the slow document fails, the others of its partition and the batch go on,
+    and the workers stay sound for the next run."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for name, text in [("a", "Nombre: Zebulonio.\n"), ("b", "Paciente Lento.\n"), ("c", "NHC: 368503.\n")]:
+        (notes / f"{name}.txt").write_text(text, encoding="utf-8")
+    address = client.scheduler.address
+    args = ["--model", str(tiny_model_dir), "--format", "masked", "--backend", "dask", "--scheduler", address]
+    client.run(install_slow_find, "Lento", 60)
+    try:
+        started = time.monotonic()
+        status = main([str(notes), "-o", str(tmp_path / "out"), *args, "--partitions", "1", "--doc-timeout", "1"])
+        took = time.monotonic() - started
+    finally:
+        client.run(remove_slow_find)
+    err = capsys.readouterr().err.splitlines()
+    assert took < 30, took  # not the 60 s (twice: the partition, then the document alone) the document would take
+    assert status == 1
+    assert err[0] == f"error: {notes / 'b.txt'}: not de-identified within 1 s (--doc-timeout)"
+    assert "2 ok, 1 failed" in err[-1]
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.txt")) == ["a.txt", "c.txt"]
+    # The same workers, the same limit, nothing slow: every document done (no late timeout).
+    status = main([str(notes), "-o", str(tmp_path / "again"), *args, "--doc-timeout", "1"])
+    assert status == 0, capsys.readouterr().err
+
+
 def test_model_cache_counts_loads_and_refuses_another_model(tiny_model_dir, tiny_tagger, tmp_path):
     digest = batch.model_digest(tiny_model_dir)
     batch.cached_model(str(tiny_model_dir), digest)
