@@ -7,7 +7,8 @@ r"""Find, mask or replace PHI in clinical texts with a trained deid-crf model.
     cat note.txt | python -m deid_crf.tag - --format masked
     python -m deid_crf.tag --jsonl - --format masked         # {"id", "text"} lines in, results out
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
-    python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tcp://10.0.0.5:8786
+    python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tls://10.0.0.5:8786 \
+        --tls-ca-file ca.pem --tls-cert client.pem --tls-key client-key.pem
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --group-by 'NHC:\s*(\d+)' \
         --secret-file secret/groups.key --key-file secret/key.jsonl
     python -m deid_crf.tag notes/ -o deid/ --format masked --config site.toml   # docs/user-config.md
@@ -17,8 +18,10 @@ Directories are searched recursively (--pattern, default *.txt) and mirrored und
 -o; a re-run skips documents whose outputs are up to date (--overwrite to redo them),
 and a re-run with other settings into the same -o is refused unless --overwrite.
 --backend dask runs the same batch on a Dask cluster (pip install 'deid-crf[dask]'):
-a local one of --jobs worker processes, or the one at --scheduler; inputs, -o, the
-model and the key file's folder must be on a filesystem every worker shares.
+a local one of --jobs worker processes (TLS with certificates made for the run), or
+the one at --scheduler (tls:// with --tls-* certificates; plain tcp:// only on this
+machine unless --allow-plaintext-scheduler); inputs, -o, the model and the key file's
+folder must be on a filesystem every worker shares.
 --jsonl reads one JSON object {"id": …, "text": …} per line from the one INPUT (a file or
 - for stdin) and writes one JSON result per line to stdout, flushed at once, the model
 loaded once (docs/deidentification.md).
@@ -49,6 +52,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from deid_crf.batch.dask_backend import SchedulerUsageError, TLSFiles, check_scheduler
 from deid_crf.batch.engine import (
     DEFAULT_DOC_TIMEOUT,
     DEFAULT_MAX_BYTES,
@@ -138,6 +142,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--scheduler",
         metavar="ADDRESS",
         help="dask: address of a running Dask scheduler (default: start a local cluster of --jobs workers)",
+    )
+    tls = parser.add_argument_group("dask: TLS to a tls:// --scheduler (PEM files; docs/batch-and-dask.md)")
+    tls.add_argument("--tls-ca-file", metavar="FILE", help="the CA certificate that signed the cluster's certificates")
+    tls.add_argument("--tls-cert", metavar="FILE", help="this client's certificate")
+    tls.add_argument("--tls-key", metavar="FILE", help="this client's private key (default: in the --tls-cert file)")
+    tls.add_argument(
+        "--allow-plaintext-scheduler",
+        action="store_true",
+        help="accept a tcp:// scheduler off this machine (unencrypted, unauthenticated: a network you trust only)",
     )
     parser.add_argument(
         "--partitions", type=int, help="dask: split the documents into this many partitions (default: 4 per worker)"
@@ -310,6 +323,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("--doc-timeout must be 0 (no limit) or a positive number of seconds")
     if args.backend != "dask" and (args.scheduler is not None or args.partitions is not None):
         parser.error("--scheduler and --partitions go with --backend dask")
+    tls = _scheduler_tls(parser, args)
     if args.partitions is not None and args.partitions <= 0:
         parser.error("--partitions must be positive")
     if args.backend == "dask" and (out is None or STDIN in args.inputs):
@@ -365,6 +379,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 items,
                 settings,
                 scheduler=args.scheduler,
+                tls=tls,
+                allow_plaintext=args.allow_plaintext_scheduler,
                 jobs=args.jobs,
                 partitions=args.partitions,
                 overwrite=args.overwrite,
@@ -438,6 +454,25 @@ def _group_secret(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except SecretError as exc:
         log.error(str(exc))
         return None
+
+
+def _scheduler_tls(parser: argparse.ArgumentParser, args: argparse.Namespace) -> TLSFiles | None:
+    """The certificates for ``--scheduler`` (None: a plain connection, or the local
+    cluster's own); a usage error if the address and the TLS options do not go together."""
+    given = args.tls_ca_file or args.tls_cert or args.tls_key
+    if args.scheduler is None:
+        if given or args.allow_plaintext_scheduler:
+            parser.error("--tls-* and --allow-plaintext-scheduler go with --backend dask --scheduler ADDRESS")
+        return None
+    tls = None
+    if given:
+        if not (args.tls_ca_file and args.tls_cert):
+            parser.error("--tls-ca-file and --tls-cert go together (and --tls-key unless the key is in the cert file)")
+        tls = TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key)
+    try:
+        return check_scheduler(args.scheduler, tls, args.allow_plaintext_scheduler)
+    except SchedulerUsageError as exc:
+        parser.error(str(exc))
 
 
 def _settings(

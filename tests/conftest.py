@@ -124,3 +124,21 @@ def data_dir() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return root
+
+
+def train_fasttext(corpus: Path, **params):
+    """A fastText skipgram model of ``corpus`` with ``params`` whose vectors are all
+    finite. On a corpus as small as a test's, fastText's training often diverges:
+    it reports "Encountered NaN", or ends with a few non-finite values (which
+    ``deid_crf.resources.fasttext_file`` refuses); a fresh attempt succeeds."""
+    import fasttext
+    import numpy as np
+
+    for _attempt in range(40):
+        try:
+            model = fasttext.train_unsupervised(str(corpus), model="skipgram", thread=1, verbose=0, **params)
+        except RuntimeError:
+            continue
+        if np.isfinite(model.get_input_matrix()).all() and np.isfinite(model.get_output_matrix()).all():
+            return model
+    pytest.fail("fastText training diverged 40 times on a tiny corpus")

@@ -1,7 +1,9 @@
 """The Dask backend of batch de-identification on a real local cluster (2 worker
 processes on the loopback interface): the same outputs as the local joblib backend,
-a worker killed mid-run, one model load per worker process; and the same
-per-partition function under a local-mode PySpark session."""
+a worker killed mid-run, one model load per worker process; TLS (the CLI's own
+cluster refuses whoever lacks its certificates, a tls:// scheduler with certificate
+files gives the same outputs); and the same per-partition function under a
+local-mode PySpark session."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import socket
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -33,7 +36,14 @@ if importlib.util.find_spec("distributed") is None:
 import cloudpickle
 from distributed import Client, LocalCluster
 
-from deid_crf.batch.dask_backend import partition_size, run_dask
+from deid_crf.batch.dask_backend import (
+    SchedulerUsageError,
+    TLSFiles,
+    check_scheduler,
+    dask_client,
+    partition_size,
+    run_dask,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 N_GOOD = 200
@@ -196,6 +206,58 @@ def test_a_worker_killed_mid_run_loses_nothing_after_a_rerun(
     assert key.read_bytes() == expected_key
 
 
+def install_slow_find(marker: str, seconds: float) -> None:
+    """In a worker: de-identifying a text that holds ``marker`` takes ``seconds`` of
+    Python code (short sleeps in a loop: a time limit can stop it between two)."""
+    from deid_crf.deid.deidentifier import Deidentifier
+
+    find = Deidentifier.find
+
+    @functools.wraps(find)
+    def slow_find(self, texts, confidence=True):
+        if any(marker in text for text in texts):
+            ends = time.monotonic() + seconds
+            while time.monotonic() < ends:
+                time.sleep(0.01)
+        return find(self, texts, confidence)
+
+    Deidentifier.find = slow_find
+
+
+def remove_slow_find() -> None:
+    from deid_crf.deid.deidentifier import Deidentifier
+
+    Deidentifier.find = getattr(Deidentifier.find, "__wrapped__", Deidentifier.find)
+
+
+def test_a_document_over_its_time_limit_fails_alone_on_dask(client, tiny_model_dir, tmp_path, capsys):
+    """``--doc-timeout`` under Dask, whose workers run tasks in threads (no SIGALRM
+    there): the slow document fails, the others of its partition and the batch go on,
+    and the workers stay sound for the next run."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for name, text in [("a", "Nombre: Zebulonio.\n"), ("b", "Paciente Lento.\n"), ("c", "NHC: 368503.\n")]:
+        (notes / f"{name}.txt").write_text(text, encoding="utf-8")
+    address = client.scheduler.address
+    args = ["--model", str(tiny_model_dir), "--format", "masked", "--backend", "dask", "--scheduler", address]
+    client.run(install_slow_find, "Lento", 60)
+    try:
+        started = time.monotonic()
+        status = main([str(notes), "-o", str(tmp_path / "out"), *args, "--partitions", "1", "--doc-timeout", "1"])
+        took = time.monotonic() - started
+    finally:
+        client.run(remove_slow_find)
+    err = capsys.readouterr().err.splitlines()
+    assert took < 30, took  # not the 60 s (twice: the partition, then the document alone) the document would take
+    assert status == 1
+    assert err[0] == f"error: {notes / 'b.txt'}: not de-identified within 1 s (--doc-timeout)"
+    assert any("2 ok, 1 failed" in line for line in err[1:])  # the summary (the audit's line may follow)
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.txt")) == ["a.txt", "c.txt"]
+    # The same workers, the same limit, nothing slow: every document done (no late timeout).
+    status = main([str(notes), "-o", str(tmp_path / "again"), *args, "--doc-timeout", "1"])
+    assert status == 0, capsys.readouterr().err
+
+
 def test_model_cache_counts_loads_and_refuses_another_model(tiny_model_dir, tiny_tagger, tmp_path):
     digest = batch.model_digest(tiny_model_dir)
     batch.cached_model(str(tiny_model_dir), digest)
@@ -224,11 +286,13 @@ def test_cli_starts_and_closes_its_own_local_cluster(corpus, tiny_model_dir, tmp
         (subset / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(corpus / name, subset / name)
     args = [sys.executable, "-m", "deid_crf.tag", str(subset), "-o", str(tmp_path / "out"), "--model",
-            str(tiny_model_dir), "--format", "masked", "--backend", "dask", "-j", "2", "--partitions", "3"]  # fmt: skip
+            str(tiny_model_dir), "--format", "masked", "--backend", "dask", "-j", "2", "--partitions", "3",
+            "-v"]  # fmt: skip
     done = subprocess.run(args, capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 1, done.stderr
     assert f"error: {subset / 'a/binaria.txt'}: looks like a binary file" in done.stderr
     assert f"into {tmp_path / 'out'}: 12 ok, 1 failed, 0 skipped (up to date), 0 empty" in done.stderr
+    assert "local Dask cluster at tls://127.0.0.1:" in done.stderr and "TLS with temporary certificates" in done.stderr
     assert_no_phi(done.stdout, done.stderr)
     masked = (tmp_path / "out" / "a" / "doc001.txt").read_text(encoding="utf-8")
     assert "Zebulonio" not in masked and "[NOMBRE_SUJETO_ASISTENCIA]" in masked
@@ -258,6 +322,187 @@ def test_dask_usage_errors(corpus, tiny_model_dir, tmp_path, capsys, monkeypatch
         dask.config.refresh()
     assert status == 2
     assert "cannot connect to the Dask scheduler at tcp://127.0.0.1:1" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+# Connects to each address given (``address`` or ``address=tls-ca,tls-cert,tls-key``)
+# as another process of this machine would, and prints what happened: "connected",
+# or "refused" and the error's type. Bounded: 5 s per address.
+INTRUDER = """
+import asyncio, ssl, sys
+from distributed.comm import connect
+from distributed.security import Security
+
+def no_certificate():  # TLS that trusts any server and shows no certificate of its own
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return {"ssl_context": context}
+
+async def attempt(address, kwargs):
+    try:
+        comm = await asyncio.wait_for(connect(address, timeout="4s", **kwargs), 5)
+        await comm.write({"op": "identity"})  # the scheduler's and worker's own handler
+        await asyncio.wait_for(comm.read(), 5)
+    except BaseException as exc:
+        return f"refused {type(exc).__name__}"
+    await comm.close()
+    return "connected"
+
+for arg in sys.argv[1:]:
+    address, _, files = arg.partition("=")
+    if files == "none":
+        kwargs = no_certificate()
+    elif files == "other":  # certificates of another CA
+        kwargs = Security.temporary().get_connection_args("client")
+    else:
+        kwargs = {}
+    print(asyncio.run(attempt(address, kwargs)))
+"""
+
+
+def intrude(*attempts: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", INTRUDER, *attempts], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_the_local_cluster_speaks_tls_and_refuses_whoever_lacks_its_certificates(client):
+    # The check can fail: a plain cluster (the module's) lets the same intruder in.
+    assert intrude(client.scheduler.address) == ["connected"]
+    with dask_client(jobs=1) as own:
+        address = own.scheduler.address
+        (worker,) = own.scheduler_info()["workers"]
+        assert address.startswith("tls://127.0.0.1:") and worker.startswith("tls://127.0.0.1:")
+        assert own.submit(sum, [1, 2]).result() == 3  # its own client gets in
+        started = time.monotonic()
+        tried = intrude(
+            address.replace("tls://", "tcp://"),  # no TLS at all
+            f"{address}=none",  # TLS without a client certificate
+            f"{address}=other",  # a certificate of another CA
+            f"{worker.replace('tls://', 'tcp://')}",
+            f"{worker}=none",
+            f"{worker}=other",
+        )
+        assert time.monotonic() - started < 60
+        assert [line.split()[0] for line in tried] == ["refused"] * 6, tried
+
+
+ROLES = ("scheduler", "worker")
+
+
+def throwaway_pki(directory: Path) -> dict[str, str]:
+    """A CA and two certificates it signed (the cluster's and a client's), as PEM
+    files in ``directory``: ``ca``, ``cluster-cert``, ``cluster-key``, ``client-cert``,
+    ``client-key`` → path."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+
+    def certificate(name: str, key, issuer: x509.Name, signer, ca: bool) -> x509.Certificate:
+        return (
+            x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+            .issuer_name(issuer)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+            .sign(signer, hashes.SHA256())
+        )
+
+    paths = {}
+
+    def write(name: str, data: bytes) -> None:
+        paths[name] = str(directory / f"{name}.pem")
+        Path(paths[name]).write_bytes(data)
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "deid-crf test CA")])
+    ca_cert = certificate("deid-crf test CA", ca_key, ca_name, ca_key, ca=True)
+    write("ca", ca_cert.public_bytes(serialization.Encoding.PEM))
+    for role in ("cluster", "client"):
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = certificate(f"deid-crf test {role}", key, ca_name, ca_key, ca=False)
+        write(f"{role}-cert", cert.public_bytes(serialization.Encoding.PEM))
+        write(f"{role}-key", key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                               serialization.NoEncryption()))  # fmt: skip
+    return paths
+
+
+def test_a_tls_scheduler_with_certificate_files_gives_the_local_outputs(
+    corpus, tiny_model_dir, local_reference, tmp_path
+):
+    from distributed.security import Security
+
+    pki = throwaway_pki(tmp_path)
+    cluster_security = Security(
+        require_encryption=True,
+        tls_ca_file=pki["ca"],
+        **{f"tls_{role}_{part}": pki[f"cluster-{part}"] for role in ROLES for part in ("cert", "key")},
+        tls_client_cert=pki["client-cert"],
+        tls_client_key=pki["client-key"],
+    )
+    expected, expected_key, _ = local_reference
+    out, key = tmp_path / "out", tmp_path / "secret" / "key.jsonl"
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", protocol="tls://",
+                      security=cluster_security, dashboard_address=None) as cluster:  # fmt: skip
+        address = cluster.scheduler_address
+        assert address.startswith("tls://")
+        assert [line.split()[0] for line in intrude(f"{address}=none", f"{address}=other")] == ["refused"] * 2
+        args = [str(corpus), "-o", str(out), "--model", str(tiny_model_dir), *SURROGATE, "--key-file", str(key),
+                "--backend", "dask", "--scheduler", address, "--tls-ca-file", pki["ca"],
+                "--tls-cert", pki["client-cert"], "--tls-key", pki["client-key"]]  # fmt: skip
+        assert main(args) == 1  # the bad files of the corpus
+    assert tree(out) == expected
+    assert key.read_bytes() == expected_key
+
+
+def test_scheduler_addresses_and_certificate_options(tmp_path, capsys):
+    # Plain connections on this machine's loopback interface, or in this process: accepted.
+    for address in ("tcp://127.0.0.1:8786", "127.0.0.2:8786", "tcp://[::1]:8786", "localhost:8786", "inproc://x"):
+        assert check_scheduler(address) is None, address
+    # Off this machine: refused unless allowed (never connected to here).
+    for address in ("tcp://10.0.0.5:8786", "10.0.0.5:8786", "ws://10.0.0.5:8786", "tcp://scheduler.example:8786",
+                    "ucx://10.0.0.5:8786"):  # fmt: skip
+        with pytest.raises(SchedulerUsageError, match="it is not on this machine"):
+            check_scheduler(address)
+        assert check_scheduler(address, allow_plaintext=True) is None
+    pki = throwaway_pki(tmp_path)
+    files = TLSFiles(pki["ca"], pki["client-cert"], pki["client-key"])
+    assert check_scheduler("tls://10.0.0.5:8786", files) == files
+    with pytest.raises(SchedulerUsageError, match="needs --tls-ca-file and --tls-cert"):
+        check_scheduler("tls://127.0.0.1:8786", allow_plaintext=True)
+    with pytest.raises(SchedulerUsageError, match="go with a tls:// scheduler address"):
+        check_scheduler("tcp://127.0.0.1:8786", files)
+    with pytest.raises(SchedulerUsageError, match="--tls-cert/--tls-key .*: not a PEM certificate and its private"):
+        check_scheduler("tls://10.0.0.5:8786", TLSFiles(pki["ca"], pki["client-cert"], pki["cluster-key"]))
+    with pytest.raises(SchedulerUsageError, match="--tls-ca-file .*: not a PEM CA certificate"):
+        check_scheduler("tls://10.0.0.5:8786", TLSFiles(pki["client-key"], pki["client-cert"], pki["client-key"]))
+
+    # The CLI: each a usage error (status 2) before any connection or model load.
+    tls = ["--tls-ca-file", pki["ca"], "--tls-cert", pki["client-cert"], "--tls-key", pki["client-key"]]
+    base = [str(tmp_path), "-o", str(tmp_path / "o"), "--model", str(tmp_path / "no-model"), "--backend", "dask"]
+    for extra, message in (
+        (["--scheduler", "tls://10.0.0.5:8786"], "needs --tls-ca-file and --tls-cert"),
+        (["--scheduler", "tls://10.0.0.5:8786", "--tls-cert", pki["client-cert"]], "go together"),
+        (["--scheduler", "tcp://10.0.0.5:8786"], "neither encrypted nor authenticated"),
+        (["--scheduler", "tcp://127.0.0.1:8786", *tls], "go with a tls:// scheduler address"),
+        (["--scheduler", "tls://10.0.0.5:8786", "--tls-ca-file", str(tmp_path / "none.pem"), *tls[2:]], "no such file"),
+        (tls, "go with --backend dask --scheduler ADDRESS"),
+        (["--allow-plaintext-scheduler"], "go with --backend dask --scheduler ADDRESS"),
+    ):
+        with pytest.raises(SystemExit) as info:
+            main([*base, *extra])
+        assert info.value.code == 2, extra
+        err = capsys.readouterr().err
+        assert message in err, (extra, err)
     assert not (tmp_path / "o").exists()
 
 

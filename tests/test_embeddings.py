@@ -6,13 +6,14 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-import fasttext  # a required dependency: its absence is a failure, not a skip
 import numpy as np
 import pytest
+from conftest import train_fasttext
 from deid_crf.features.embedding import cluster_columns, nearest_centroid
 
 from deid_crf import resources
 from deid_crf.config import FeatureConfig
+from deid_crf.io.persistence import MANIFEST_FILE, InvalidModel
 from deid_crf.resources.embeddings import CLUSTERS_FILE, VECTORS_FILE, Embeddings, kmeans_centroids
 from deid_crf.text.tokenizer import tokenize
 
@@ -28,27 +29,7 @@ def tiny_embeddings(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ).split()
     lines = [" ".join(rng.choice(words) for _ in range(12)) for _ in range(2000)]
     corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    # fastText reports "Encountered NaN" now and then on a corpus this small (about one
-    # run in five here, whatever the parameters); a fresh attempt succeeds.
-    for _attempt in range(10):
-        try:
-            model = fasttext.train_unsupervised(
-                str(corpus),
-                model="skipgram",
-                dim=8,
-                epoch=1,
-                minCount=1,
-                minn=3,
-                maxn=5,
-                bucket=20000,
-                thread=1,
-                verbose=0,
-            )
-            break
-        except RuntimeError:
-            continue
-    else:
-        pytest.fail("fastText training diverged ten times on the tiny corpus")
+    model = train_fasttext(corpus, dim=8, epoch=1, minCount=1, minn=3, maxn=5, bucket=20000)
     model.save_model(str(directory / VECTORS_FILE))
     words = model.get_words()
     vectors = np.stack([model.get_word_vector(w) for w in words])
@@ -115,3 +96,12 @@ def test_svm_appends_unit_fasttext_vectors_as_dense_columns(tiny_embeddings: Pat
     assert (directory / "embeddings_model" / VECTORS_FILE).is_file()
     loaded = load_model(directory)
     assert loaded.predict(tiny_corpus[:2]) == model.predict(tiny_corpus[:2])
+    # A damaged vectors.bin is the model's error at load, manifest or not (not the
+    # first document's): here cut inside its dictionary, which fastText would read for ever.
+    vectors = directory / "embeddings_model" / VECTORS_FILE
+    vectors.write_bytes(vectors.read_bytes()[:200])
+    with pytest.raises(InvalidModel, match=f"{VECTORS_FILE}: 200 bytes, the model.s manifest says"):
+        load_model(directory)
+    (directory / MANIFEST_FILE).unlink()
+    with pytest.raises(InvalidModel, match=f"{VECTORS_FILE}: damaged fastText model file"):
+        load_model(directory)

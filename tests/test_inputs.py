@@ -171,3 +171,38 @@ def test_a_document_over_its_time_limit_fails_alone(tmp_path, tag, monkeypatch):
     assert sorted(p.name for p in (tmp_path / "out").glob("*.ann")) == ["a.ann", "c.ann"]
     with pytest.raises(SystemExit):
         main([str(notes), "--doc-timeout", "-1"])
+
+
+def test_the_time_limit_works_outside_the_main_thread():
+    """Dask runs tasks in worker threads, where no SIGALRM arrives: the limit still
+    stops Python code there, and never fires after its block has ended."""
+    import threading
+    import time
+
+    from deid_crf.batch.engine import DocumentTimeout, time_limit
+
+    results: dict[str, object] = {}
+
+    def spin(seconds: float) -> None:
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            time.sleep(0.005)
+
+    def in_a_thread() -> None:
+        started = time.monotonic()
+        try:
+            with time_limit(0.2):
+                spin(30)
+        except DocumentTimeout:
+            results["stopped after"] = time.monotonic() - started
+        for _ in range(20):  # blocks that end just before their limit: no late timeout afterwards
+            with time_limit(0.05):
+                spin(0.045)
+            spin(0.02)
+        results["done"] = True
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join(60)
+    assert results.get("done") is True, results
+    assert 0.2 <= results["stopped after"] < 5

@@ -12,15 +12,26 @@ Inputs, outputs, the model and the key file's folder must therefore be at the sa
 path on every worker (a shared filesystem); paths are made absolute before they are
 sent. Without a scheduler address, a :class:`distributed.LocalCluster` of worker
 processes on the loopback interface is started for the run and closed after it.
+
+Connections are authenticated and encrypted: the local cluster speaks TLS with
+certificates made for the run (:meth:`distributed.security.Security.temporary`, kept in
+memory), so that another process of this machine can neither connect to its scheduler
+nor run code on its workers, which read the notes. A ``tls://`` scheduler needs the
+certificate files of a :class:`TLSFiles`; a plain ``tcp://`` one is accepted only on
+this machine's loopback interface, unless the caller allows it
+(:func:`check_scheduler`).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import math
 import os
+import ssl
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,47 +50,161 @@ from deid_crf.io.names import shown
 from deid_crf.parallel import effective_jobs
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Security
+
+log = logging.getLogger("deid_crf")
 
 
 # Partitions are at least 4 per worker (load balance) and at most this many
 # documents (a lost partition is redone; progress is counted per partition).
 MAX_PARTITION_DOCS = 1000
 INSTALL_HINT = "pip install 'deid-crf[dask]'"
+# Address schemes of Dask's connections that are TLS, and those that are plain text.
+TLS_SCHEMES = ("tls", "wss")
+PLAIN_SCHEMES = ("tcp", "ws")
 
 
 class ClusterUnavailable(Exception):
     """Dask is not installed, or its scheduler cannot be reached (message: address only)."""
 
 
+class SchedulerUsageError(ValueError):
+    """A scheduler address and certificate options that do not go together, or
+    certificate files that cannot be used (a usage error; message: names only)."""
+
+
+@dataclass(frozen=True)
+class TLSFiles:
+    """PEM files with which this client connects to a ``tls://`` scheduler: the CA
+    that signed the scheduler's and workers' certificates, and this client's
+    certificate and private key (``key`` None: the key is in the ``cert`` file)."""
+
+    ca_file: str
+    cert: str
+    key: str | None = None
+
+    def security(self) -> Security:
+        from distributed.security import Security
+
+        return Security(
+            require_encryption=True, tls_ca_file=self.ca_file, tls_client_cert=self.cert, tls_client_key=self.key
+        )
+
+
+def _scheme_and_host(address: str) -> tuple[str, str]:
+    """``("tls", "10.0.0.5")`` of ``tls://10.0.0.5:8786``; Dask's default scheme is tcp."""
+    scheme, _, rest = address.rpartition("://")
+    rest = rest.split("/", 1)[0]
+    if rest.startswith("["):  # [::1]:8786
+        host = rest[1:].split("]", 1)[0]
+    else:
+        host = rest.rsplit(":", 1)[0] if rest.count(":") == 1 else rest
+    return (scheme or "tcp").lower(), host
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may be anywhere
+        return False
+
+
+def check_scheduler(address: str, tls: TLSFiles | None = None, allow_plaintext: bool = False) -> TLSFiles | None:
+    """The certificates to connect to the scheduler at ``address`` with, or None for a
+    plain connection; :class:`SchedulerUsageError` if they do not go together.
+
+    ``tls://`` (or ``wss://``) needs ``tls``, whose files must hold a usable CA
+    certificate, certificate and key. A plain ``tcp://`` (or ``ws://``) address must be
+    on this machine's loopback interface (127.0.0.0/8, ::1, localhost) unless
+    ``allow_plaintext``: over a network, anyone who can reach an unauthenticated
+    scheduler can run code on the workers that read the notes, and the connection
+    carries the run's settings (the surrogate seed among them) in the clear.
+    ``tls`` with a plain address is refused too: it would not be used."""
+    scheme, host = _scheme_and_host(address)
+    if scheme in TLS_SCHEMES:
+        if tls is None:
+            raise SchedulerUsageError(
+                f"a {scheme}:// scheduler needs --tls-ca-file and --tls-cert (and --tls-key unless the key is "
+                "in the certificate file)"
+            )
+        _check_tls_files(tls)
+        return tls
+    if tls is not None:
+        raise SchedulerUsageError(f"--tls-* options go with a tls:// scheduler address, not {scheme}://")
+    if scheme == "inproc" or _is_loopback(host) or allow_plaintext:
+        return None
+    if scheme in PLAIN_SCHEMES:
+        why = "its connections are neither encrypted nor authenticated"
+    else:
+        why = f"deid-crf cannot tell whether {scheme}:// connections are encrypted and authenticated"
+    raise SchedulerUsageError(
+        f"refusing the scheduler at {address}: {why}, and it is not on this machine; use tls:// with "
+        "--tls-ca-file, --tls-cert and --tls-key (or --allow-plaintext-scheduler on a network you trust)"
+    )
+
+
+def _check_tls_files(tls: TLSFiles) -> None:
+    """Load the files as Dask will, so that a wrong one is a usage error naming it,
+    not a failed connection later."""
+    for option, path in (("--tls-ca-file", tls.ca_file), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
+        if path is not None and not os.path.isfile(path):
+            raise SchedulerUsageError(f"{option} {shown(path)}: no such file")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    try:
+        context.load_verify_locations(cafile=tls.ca_file)
+    except (ssl.SSLError, OSError, ValueError):
+        raise SchedulerUsageError(f"--tls-ca-file {shown(tls.ca_file)}: not a PEM CA certificate") from None
+    try:
+        context.load_cert_chain(tls.cert, tls.key)
+    except (ssl.SSLError, OSError, ValueError):
+        files = shown(tls.cert) if tls.key is None else f"{shown(tls.cert)} and {shown(tls.key)}"
+        raise SchedulerUsageError(f"--tls-cert/--tls-key {files}: not a PEM certificate and its private key") from None
+
+
 @contextmanager
-def dask_client(scheduler: str | None = None, jobs: int | None = -1) -> Iterator[Client]:
-    """A client of the Dask scheduler at ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``),
-    or of a new local cluster of ``jobs`` worker processes (one thread each, on the
-    loopback interface, no dashboard) that is closed on exit."""
+def dask_client(scheduler: str | None = None, jobs: int | None = -1, tls: TLSFiles | None = None) -> Iterator[Client]:
+    """A client of the Dask scheduler at ``scheduler`` (e.g. ``tls://10.0.0.5:8786``,
+    connecting with the certificates ``tls``), or of a new local cluster of ``jobs``
+    worker processes (one thread each, on the loopback interface, no dashboard, TLS
+    with temporary certificates) that is closed on exit."""
     try:
         from distributed import Client, LocalCluster
+        from distributed.security import Security
     except ImportError:
         raise ClusterUnavailable(f"the Dask backend needs dask[distributed]: {INSTALL_HINT}") from None
     if scheduler is not None:
         try:
-            client = Client(scheduler)
+            client = Client(scheduler, security=tls.security() if tls is not None else None)
         except (OSError, ValueError) as exc:
             reason = type(exc).__name__
             raise ClusterUnavailable(f"cannot connect to the Dask scheduler at {scheduler} ({reason})") from None
         with client:
             yield client
         return
+    try:
+        # A self-signed certificate and key for every role, in memory only (passed to
+        # the worker processes at start): whoever lacks them cannot connect.
+        security = Security.temporary()
+    except ImportError:
+        raise ClusterUnavailable(f"the Dask backend's TLS needs the cryptography package: {INSTALL_HINT}") from None
     with (
         LocalCluster(
             n_workers=effective_jobs(jobs),
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
+            protocol="tls://",
+            security=security,
             dashboard_address=None,
         ) as cluster,
-        Client(cluster) as client,
+        Client(cluster, security=security) as client,
     ):
+        log.debug(
+            f"local Dask cluster at {cluster.scheduler_address} with {len(cluster.workers)} worker process(es); "
+            "TLS with temporary certificates"
+        )
         yield client
 
 
@@ -102,6 +227,8 @@ def run_dask(
     *,
     client: Client | None = None,
     scheduler: str | None = None,
+    tls: TLSFiles | None = None,
+    allow_plaintext: bool = False,
     jobs: int | None = -1,
     partitions: int | None = None,
     overwrite: bool = False,
@@ -113,9 +240,10 @@ def run_dask(
     """:func:`deid_crf.batch.engine.run` on a Dask cluster: the same outputs, key file,
     resume rules, run record and summary.
 
-    Uses ``client`` if given, else connects to ``scheduler``, else starts a local
-    cluster of ``jobs`` worker processes for this run. ``partitions`` sets how many
-    partitions the documents to do are split into (default: see
+    Uses ``client`` if given, else connects to ``scheduler`` (with the certificates
+    ``tls``; a plain address off this machine needs ``allow_plaintext``: see
+    :func:`check_scheduler`), else starts a local TLS cluster of ``jobs`` worker
+    processes for this run. ``partitions`` sets how many partitions the documents to do are split into (default: see
     :func:`partition_size`). Every item must have file outputs (``output_dir``);
     standard input and output are the local backend's.
     """
@@ -127,9 +255,11 @@ def run_dask(
     settings = replace(settings, model_dir=os.path.abspath(settings.model_dir))
     if key_file is not None:
         key_file = os.path.abspath(key_file)
+    if client is None and scheduler is not None:
+        tls = check_scheduler(scheduler, tls, allow_plaintext)
     with ExitStack() as stack:
         if client is None:
-            client = stack.enter_context(dask_client(scheduler, jobs))
+            client = stack.enter_context(dask_client(scheduler, jobs, tls))
         batch_run = BatchRun(
             items,
             settings,

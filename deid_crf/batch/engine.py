@@ -35,6 +35,7 @@ offsets, types and counts.
 from __future__ import annotations
 
 import codecs
+import ctypes
 import glob
 import hashlib
 import json
@@ -741,12 +742,16 @@ class DocumentTimeout(BaseException):
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
     """Raise :class:`DocumentTimeout` in the block once ``seconds`` (wall clock) have
-    passed. It interrupts Python code, and C code (CRFsuite, numpy, a regular
-    expression) once it returns. Only the main thread of a process can set the
-    alarm: elsewhere (Dask's worker threads) and with ``seconds <= 0`` there is no
-    limit."""
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+    passed (``seconds <= 0``: no limit). It interrupts Python code, and C code
+    (CRFsuite, numpy, a regular expression, a sleep in another thread than the main
+    one) once it returns. In the main thread a ``SIGALRM`` raises it; in another one
+    (Dask runs tasks in a worker's thread pool), :func:`_thread_time_limit`."""
+    if seconds <= 0:
         yield
+        return
+    if threading.current_thread() is not threading.main_thread():
+        with _thread_time_limit(seconds):
+            yield
         return
 
     def expire(signum: int, frame: object) -> None:
@@ -759,6 +764,43 @@ def time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _raise_in(thread_id: int, exception: type[BaseException] | None) -> None:
+    """Have thread ``thread_id`` raise ``exception`` at its next Python bytecode (None:
+    forget one it has not raised yet). CPython's PyThreadState_SetAsyncExc."""
+    exc = ctypes.py_object(exception) if exception is not None else ctypes.c_void_p(None)
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), exc)
+
+
+@contextmanager
+def _thread_time_limit(seconds: float) -> Iterator[None]:
+    """:func:`time_limit` outside the main thread, where no signal can be received: a
+    timer thread makes this thread raise :class:`DocumentTimeout` asynchronously, as a
+    signal handler would raise it in the main thread. The lock makes sure no timeout
+    is raised once the block has left (it is then forgotten if still pending), so it
+    never lands in the caller's code after the block."""
+    target = threading.get_ident()
+    lock = threading.Lock()
+    state = {"inside": True, "raised": False}
+
+    def expire() -> None:
+        with lock:
+            if state["inside"]:
+                _raise_in(target, DocumentTimeout)
+                state["raised"] = True
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            state["inside"] = False
+            if state["raised"]:
+                _raise_in(target, None)
 
 
 # ----------------------------------------------------------------------------- the run

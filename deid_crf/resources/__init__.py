@@ -226,12 +226,24 @@ def resolve(config: FeatureConfig, directory: Path, inside: bool = True) -> Feat
         value = getattr(config, field)
         if inside:
             _check_inside(directory, field, value)
+            if field == "embeddings_model":
+                _check_vectors(directory / value)
         elif value is None:
             continue
         bundled = directory / value
         if bundled.exists():
             changes[field] = str(bundled)
     return replace(config, **changes)
+
+
+def _check_vectors(embeddings_dir: Path) -> None:
+    """fastText reads ``vectors.bin`` at the first document: check its structure at
+    load instead, so that a damaged one is the model's error (InvalidModel)."""
+    from deid_crf.resources.embeddings import VECTORS_FILE
+    from deid_crf.resources.fasttext_file import check_vectors_file
+
+    if (embeddings_dir / VECTORS_FILE).is_file():
+        check_vectors_file(embeddings_dir / VECTORS_FILE)
 
 
 def _check_inside(directory: Path, field: str, value: str | None) -> None:

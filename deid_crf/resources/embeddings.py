@@ -4,7 +4,8 @@ clusters used as CRF features.
     python -m deid_crf.resources.embeddings train [--data-dir DIR] [--out models/embeddings]
 
 The model directory holds ``vectors.bin`` (fastText's own format: loading it runs no
-Python code) and ``clusters.npz`` (centroids, ``allow_pickle=False``). Users with
+Python code, and :mod:`deid_crf.resources.fasttext_file` checks its structure before
+fastText's C++ reader sees it) and ``clusters.npz`` (centroids, ``allow_pickle=False``). Users with
 pretrained vectors (e.g. Spanish clinical fastText ``.bin``) can point
 ``FeatureConfig.embeddings_model`` at a directory holding that file as
 ``vectors.bin``; ``train`` only computes the clusters then (``--vectors FILE``).
@@ -28,6 +29,7 @@ import numpy as np
 from deid_crf.config import data_dir
 from deid_crf.io.names import shown
 from deid_crf.io.persistence import InvalidModel, load_arrays
+from deid_crf.resources.fasttext_file import check_vectors_file
 from deid_crf.text.tokenizer import Tokenizer
 
 VECTORS_FILE = "vectors.bin"
@@ -57,9 +59,15 @@ class Embeddings:
         import fasttext
 
         directory = Path(directory)
-        if not (directory / VECTORS_FILE).is_file():
+        vectors = directory / VECTORS_FILE
+        if not vectors.is_file():
             raise FileNotFoundError(f"no embeddings in {directory}; run `make embeddings`")
-        self.model = fasttext.load_model(str(directory / VECTORS_FILE))
+        # fastText's C++ reader trusts the file's counts: walk them first (InvalidModel).
+        check_vectors_file(vectors)
+        try:
+            self.model = fasttext.load_model(str(vectors))
+        except ValueError:  # what fastText itself refuses, in its words: not shown
+            raise InvalidModel(f"{shown(vectors)}: fastText cannot load this model file") from None
         dim = self.model.get_dimension()
         arrays = load_arrays(
             directory / CLUSTERS_FILE, MAX_CLUSTER_BYTES, lambda *header: _centroid_problem(dim, *header)
