@@ -5,6 +5,7 @@ test can check that it never shows up in an error message."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,20 @@ def train_fasttext(corpus: Path, **params):
         if np.isfinite(model.get_input_matrix()).all() and np.isfinite(model.get_output_matrix()).all():
             return model
     pytest.fail("fastText training diverged 40 times on a tiny corpus")
+
+
+class ApellidosTagger:
+    """A stand-in tagger that finds only the surname after "Apellidos:" (so that other
+    mentions of it are left to propagation, the audit or patient groups)."""
+
+    def tag_texts_with_confidence(self, texts):
+        return [
+            [
+                (Entity(m.start(1), m.end(1), "NOMBRE_SUJETO_ASISTENCIA"), 1.0)
+                for m in re.finditer(r"Apellidos: (\w+)", t)
+            ]
+            for t in texts
+        ]
+
+    def tag_texts(self, texts):
+        return [[e for e, _ in entities] for entities in self.tag_texts_with_confidence(texts)]

@@ -7,6 +7,7 @@ import io
 import re
 
 import pytest
+from conftest import ApellidosTagger
 
 from deid_crf.deid.audit import Survivor, audit
 from deid_crf.deid.deidentifier import MASKED, SURROGATE, Deidentifier
@@ -66,36 +67,18 @@ def test_no_surrogate_brings_back_a_word_of_the_originals():
     } == {"Pérez"}
 
 
-class _FirstSurnameTagger:
-    """Finds only the surname after "Apellidos:"."""
-
-    def tag_texts_with_confidence(self, texts):
-        from deid_crf.text.document import Entity
-
-        return [
-            [
-                (Entity(m.start(1), m.end(1), "NOMBRE_SUJETO_ASISTENCIA"), 1.0)
-                for m in re.finditer(r"Apellidos: (\w+)", t)
-            ]
-            for t in texts
-        ]
-
-    def tag_texts(self, texts):
-        return [[e for e, _ in entities] for entities in self.tag_texts_with_confidence(texts)]
-
-
 TEXT = "Apellidos: Quirtanilla.\nEl paciente Quirtanilla refiere mejoría; QUIRTANILLA firma.\n"
 
 
 @pytest.mark.parametrize("mode", [MASKED, SURROGATE])
 def test_audit_reports_survivors_and_strict_masks_them(mode):
-    plain = Deidentifier(_FirstSurnameTagger(), rules="off", seed=3)
+    plain = Deidentifier(ApellidosTagger(), rules="off", seed=3)
     result = plain.deidentify(TEXT, mode, "n1")
     assert [result.text[s.start : s.end] for s in result.survivors] == ["Quirtanilla", "QUIRTANILLA"]
     assert {s.type for s in result.survivors} == {"NOMBRE_SUJETO_ASISTENCIA"}
     assert "Quirtanilla" not in repr(result.survivors)
 
-    strict = Deidentifier(_FirstSurnameTagger(), rules="off", seed=3, strict=True)
+    strict = Deidentifier(ApellidosTagger(), rules="off", seed=3, strict=True)
     result = strict.deidentify(TEXT, mode, "n1")
     assert "quirtanilla" not in result.text.lower() and len(result.survivors) == 2
     # Offsets and key record stay right: every replacement is where output_spans says.

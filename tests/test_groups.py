@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import ApellidosTagger
 
 from deid_crf.batch.groups import Document, GroupingError, group_key_function, load_secret, parse_group_by
 from deid_crf.batch.keys import group_memories
@@ -17,7 +18,6 @@ from deid_crf.deid.groups import GroupSecret, SecretError
 from deid_crf.deid.rules import rule_layer
 from deid_crf.deid.surrogates import normalize
 from deid_crf.tag import main
-from deid_crf.text.document import Entity
 from tests.conftest import PATIENTS, patient_document
 
 SECRET = b"k" * 16 + b"0123456789abcdef"  # 32 bytes
@@ -127,25 +127,8 @@ def test_a_group_is_redone_whole_when_resumed(tmp_path, tiny_model_dir, notes):
     assert key.read_bytes() == keys_before
 
 
-class _ApellidosTagger:
-    """Finds only the surnames after "Apellidos:" (so that another mention of them is
-    found by propagation alone)."""
-
-    def tag_texts_with_confidence(self, texts):
-        return [
-            [
-                (Entity(m.start(1), m.end(1), "NOMBRE_SUJETO_ASISTENCIA"), 1.0)
-                for m in re.finditer(r"Apellidos: (\w+)", t)
-            ]
-            for t in texts
-        ]
-
-    def tag_texts(self, texts):
-        return [[e for e, _ in entities] for entities in self.tag_texts_with_confidence(texts)]
-
-
 def test_names_found_in_one_document_are_searched_in_the_others():
-    deid = Deidentifier(_ApellidosTagger(), rules=rule_layer("off", propagate=True), secret=GroupSecret(SECRET))
+    deid = Deidentifier(ApellidosTagger(), rules=rule_layer("off", propagate=True), secret=GroupSecret(SECRET))
     texts = ["Apellidos: Quirtanilla.\n", "Control: Quirtanilla refiere mejoría.\n"]
     alone = deid.deidentify_many(texts, SURROGATE, ["n1", "n2"])
     assert "Quirtanilla" in alone[1].text  # per document, the second note keeps it

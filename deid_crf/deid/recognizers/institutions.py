@@ -115,7 +115,6 @@ _HEADS = (
     "Institut",
     "IES",
     "CEIP",
-    "CEIP",
     "Colegio",
     "Escuela",
     "Escola",
@@ -167,16 +166,21 @@ _BASQUE_ORGANISATION = re.compile(
 )
 
 
+_CAPITAL_WORD = re.compile(rf"(?<![^\W\d_])[{UPPER}]")  # a capital that opens a word
+
+
+def _names_someone(m: re.Match[str]) -> bool:
+    """A capital opens the head and a word of the name (``los servicios sociales``
+    names no one)."""
+    return m.group("head")[0].isupper() and _CAPITAL_WORD.search(m.group("name")) is not None
+
+
 def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
     for m in _ORGANISATION.finditer(text):
-        head = m.group("head")
-        # A capital opens the head; a name in capitals goes with a head in capitals.
-        if not head[0].isupper() or (head.isupper() and not m.group("name").isupper()):
-            continue
-        if not re.search(rf"(?<![^\W\d_])[{UPPER}]", m.group("name")):  # a capital opens a word of the name
-            continue
-        yield m.start(), m.end(), INSTITUTION
+        # A name in capitals goes with a head in capitals.
+        if _names_someone(m) and not (m.group("head").isupper() and not m.group("name").isupper()):
+            yield m.start(), m.end(), INSTITUTION
     for m in _BASQUE_ORGANISATION.finditer(text):
         yield m.start(), m.end(), INSTITUTION
 
@@ -185,7 +189,7 @@ def find_health_centres(text: str) -> Iterator[Match]:
     """Primary-care centres named by a head and a proper name (``CAP …``, ``Centro de
     Salud …``, ``Consultorio Local de …``, Basque ``… Osasun Zentroa``)."""
     for m in _HEALTH_CENTRE.finditer(text):
-        if m.group("head")[0].isupper() and re.search(rf"(?<![^\W\d_])[{UPPER}]", m.group("name")):
+        if _names_someone(m):
             yield m.start(), m.end(), HEALTH_CENTRE
     for m in _BASQUE_HEALTH_CENTRE.finditer(text):
         yield m.start(), m.end(), HEALTH_CENTRE
