@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from deid_crf.deid.recognizers.addresses import street_tails
+from deid_crf.deid.recognizers.ages import find_young_ages
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import (
     find_health_centres,
@@ -13,7 +15,12 @@ from deid_crf.deid.recognizers.institutions import (
 )
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
-from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
+from deid_crf.deid.recognizers.names import (
+    given_names_after_comma,
+    initials_before_names,
+    nicknames_after_names,
+    roles_from_labels,
+)
 from deid_crf.deid.recognizers.national_ids import (
     dni_letter,
     find_bank_accounts,
@@ -23,15 +30,22 @@ from deid_crf.deid.recognizers.national_ids import (
     nass_is_valid,
 )
 from deid_crf.deid.recognizers.phones import find_phones
-from deid_crf.deid.recognizers.places import find_home_places, find_neighbourhoods, towns_after_countries
+from deid_crf.deid.recognizers.places import (
+    find_home_places,
+    find_neighbourhoods,
+    split_at_slashes,
+    towns_after_countries,
+)
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.roads import find_road_points
 from deid_crf.deid.recognizers.vehicles import find_vehicle_ids
 from deid_crf.deid.recognizers.work import find_companies, find_professions
 from deid_crf.deid.rules import RuleLayer
 from deid_crf.text.spans import MODEL, RULE, PHISpan
 
 PHONE, FAX = "NUMERO_TELEFONO", "NUMERO_FAX"
+PATIENT, STAFF = "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"
 
 
 def found(finder, text):
@@ -648,3 +662,118 @@ def test_find_health_centres(text, expected):
 )
 def test_labelled_biometric_and_member_ids(text, expected):
     assert found(find_labelled_ids, text) == expected
+
+
+# ------------------------------------------------------------------------------ young ages, roads
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("VALORACIÓN\nNiña de 3 días, afebril.", ["3 días"]),
+        ("BST 16,8 mg/dl a las 60 h de vida.", ["60 h"]),
+        ("Recién nacido de tres días de vida", ["tres días"]),
+        ("Lactante varón de un mes de vida", ["un mes"]),
+        ("lactante de 8 semanas y medio", ["8 semanas y medio"]),
+        # a duration of something else, or with no cue that it is an age
+        ("niño de 3 días de evolución", []),
+        ("fiebre de 3 días", []),
+        ("mejora su calidad de vida", []),
+        ("Varón de 40 años", []),
+    ],
+)
+def test_young_ages(text, expected):
+    assert texts(find_young_ages, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("salida de vía en la A-62, p.k. 148 (Valladolid)", ["A-62, p.k. 148"]),
+        ("Domicilio: Cortijo Los Olivares, Ctra. A-319, km 4, Burunchel", ["Ctra. A-319, km 4"]),
+        ("Ctra. de Colmenar, km. 9,100. 28034", ["Ctra. de Colmenar, km. 9,100"]),
+        ("Carretera Nacional 330 km 539", ["Carretera Nacional 330 km 539"]),
+        ("venía por la A-62 hacia Burgos", []),
+        ("caminó 12 km ayer", []),
+    ],
+)
+def test_road_points(text, expected):
+    assert texts(find_road_points, text) == expected
+
+
+# ------------------------------------------------------------------------------ post-steps on the merged spans
+
+
+def span_of(text, piece, type_, source=MODEL):
+    start = text.index(piece)
+    return PHISpan(start, start + len(piece), type_, 0.9, source)
+
+
+@pytest.mark.parametrize(
+    ("text", "piece", "type_", "expected"),
+    [
+        ("Derivación preferente - A. Benali", "Benali", PATIENT, ("A. Benali", PATIENT)),
+        ("(Enf. J. M. Rodríguez Suárez)", "Rodríguez Suárez", STAFF, ("J. M. Rodríguez Suárez", STAFF)),
+        # a surname the model took for a town: only staff are cited by an initial in MEDDOCAN
+        ("educación por enfermería (E. Iglesias).", "Iglesias", "TERRITORIO", ("E. Iglesias", STAFF)),
+        # D. is Don, C.P. a postcode label, and a town after a full word stays a town
+        ("Que D. Íñigo Sáez Lasa, paciente", "Íñigo Sáez Lasa", PATIENT, ("Íñigo Sáez Lasa", PATIENT)),
+        ("C/ Mayor 1, C.P. 45006", "45006", "TERRITORIO", ("45006", "TERRITORIO")),
+        ("vive en Iglesias desde", "Iglesias", "TERRITORIO", ("Iglesias", "TERRITORIO")),
+    ],
+)
+def test_initials_before_names(text, piece, type_, expected):
+    [span] = initials_before_names(text, [span_of(text, piece, type_)])
+    assert (text[span.start : span.end], span.type) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "piece", "expected"),
+    [
+        ("Dirección: c/ Sant Pere, 12, baixos — 08030 Barcelona", "c/ Sant Pere, 12", "c/ Sant Pere, 12, baixos"),
+        ("Domicilio: Calle Finisterre 18, Bajo A\n", "Calle Finisterre 18", "Calle Finisterre 18, Bajo A"),
+        ("domiciliado en C/ Esquíroz, 21, 2º izda., 31007", "C/ Esquíroz, 21, 2º izda.", "C/ Esquíroz, 21, 2º izda"),
+        # "bajo" that is not a floor, and a floor word already inside
+        ("vive en C/ Mayor 3 bajo supervisión", "C/ Mayor 3", "C/ Mayor 3"),
+        (
+            "Calle Alonso de Freylas, 6, Bajo A.",
+            "Calle Alonso de Freylas, 6, Bajo A",
+            "Calle Alonso de Freylas, 6, Bajo A",
+        ),
+    ],
+)
+def test_street_tails(text, piece, expected):
+    [span] = street_tails(text, [span_of(text, piece, "CALLE")])
+    assert text[span.start : span.end] == expected
+
+
+def test_street_tail_stops_at_the_next_span():
+    text = "C/ Mayor 3, bajo A, 28001"
+    street, after = span_of(text, "C/ Mayor 3", "CALLE"), span_of(text, "bajo A", "TERRITORIO")
+    assert street_tails(text, [street, after]) == [street, after]
+
+
+def test_split_at_slashes_makes_two_places():
+    text = "C/ Iturrama, 39 · 31008 Pamplona/Iruña · Tel."
+    out = split_at_slashes(text, [span_of(text, "Pamplona/Iruña", "TERRITORIO")])
+    assert [(text[s.start : s.end], s.type) for s in out] == [("Pamplona", "TERRITORIO"), ("Iruña", "TERRITORIO")]
+    other = span_of(text, "C/ Iturrama, 39", "CALLE")
+    assert split_at_slashes(text, [other]) == [other]
+
+
+def test_honorific_is_cut_from_an_institution_and_basque_hospitals_are_found():
+    text = "Ilustre Colegio Oficial de Médicos de Madrid\nOSAKIDETZA\nDONOSTIA UNIBERTSITATE OSPITALEA\n"
+    out = organisations(text, [span_of(text, "Ilustre Colegio Oficial de Médicos de Madrid", "INSTITUCION")])
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("Colegio Oficial de Médicos de Madrid", "INSTITUCION"),
+        ("DONOSTIA UNIBERTSITATE OSPITALEA", "HOSPITAL"),
+    ]
+
+
+def test_a_place_after_a_kinship_word_is_the_relatives_name_but_not_after_a_town():
+    text = "Karim, y su hija mayor, Salma, viven en Dos Hermanas, Sevilla."
+    out = relatives(text, [span_of(text, "Salma", "TERRITORIO"), span_of(text, "Sevilla", "TERRITORIO")])
+    assert [(text[s.start : s.end], s.type) for s in out if s.source == MODEL or s.type != RELATIVE] == [
+        ("Salma", RELATIVE),
+        ("Sevilla", "TERRITORIO"),
+    ]

@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from deid_crf.deid.recognizers.addresses import street_tails
+from deid_crf.deid.recognizers.ages import AGE, find_young_ages
 from deid_crf.deid.recognizers.common import (
     COLLEGIATE_ID,
     CONTACT_ID,
@@ -47,7 +49,12 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids
-from deid_crf.deid.recognizers.names import given_names_after_comma, nicknames_after_names, roles_from_labels
+from deid_crf.deid.recognizers.names import (
+    given_names_after_comma,
+    initials_before_names,
+    nicknames_after_names,
+    roles_from_labels,
+)
 from deid_crf.deid.recognizers.national_ids import (
     dni_letter,
     find_bank_accounts,
@@ -57,9 +64,16 @@ from deid_crf.deid.recognizers.national_ids import (
     nass_is_valid,
 )
 from deid_crf.deid.recognizers.phones import find_phones
-from deid_crf.deid.recognizers.places import COUNTRY, find_home_places, find_neighbourhoods, towns_after_countries
+from deid_crf.deid.recognizers.places import (
+    COUNTRY,
+    find_home_places,
+    find_neighbourhoods,
+    split_at_slashes,
+    towns_after_countries,
+)
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.roads import STREET, find_road_points
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
 from deid_crf.deid.recognizers.work import PROFESSION, find_companies, find_professions
 from deid_crf.gazetteers.spanish import PARTICLES
@@ -157,6 +171,8 @@ RECOGNIZERS: dict[str, Recognizer] = {
         ),
         Recognizer("company", (OTHER_SUBJECT,), find_companies, "a company by its legal form: … S.L., … SA.U."),
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
+        Recognizer("young_age", (AGE,), find_young_ages, "ages in hours to months: Niña de 3 días, 60 h de vida"),
+        Recognizer("road_point", (STREET,), find_road_points, "a road with its kilometre point: Ctra. A-319, km 4"),
     )
 }
 
@@ -309,8 +325,9 @@ class RuleLayer:
         else:
             spans = list(model_spans)
         if self.active:
-            spans = towns_after_countries(text, organisations(text, spans))
-            spans = given_names_after_comma(text, roles_from_labels(text, spans))
+            spans = street_tails(text, towns_after_countries(text, organisations(text, spans)))
+            spans = split_at_slashes(text, spans)
+            spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = nicknames_after_names(text, relatives(text, spans))
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)

@@ -144,6 +144,7 @@ _ORGANISATION = re.compile(
     rf"{_NEXT_ITEM}{_NAME_WORD}|(?:{SP}+{_AND})+{SP}+{_NEXT_ITEM}{_OTHER_BODY}{_NAME_WORD})+)".replace("{SP}", SP)
 )
 HEALTH_CENTRE = "CENTRO_SALUD"
+HOSPITAL = "HOSPITAL"
 # A primary-care centre's name runs on past what the model learnt from MEDDOCAN's
 # "Centro de Salud X": "CAP Badalona-7 La Salut", "Centro de Salud La Orotava-Dehesa".
 _CENTRE_HEADS = (
@@ -161,6 +162,9 @@ _HEALTH_CENTRE = re.compile(
     rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
 )
 _BASQUE_HEALTH_CENTRE = re.compile(rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}Osasun{SP}+Zentroa(?![\w-])")
+# A Basque hospital's name ends with its head, in capitals on letterheads too
+# (``DONOSTIA UNIBERTSITATE OSPITALEA``, ``Gurutzetako Unibertsitate Ospitalea``).
+_BASQUE_HOSPITAL = re.compile(rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}(?i:Ospitalea)(?![\w-])")
 _BASQUE_ORGANISATION = re.compile(
     rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}(?:Ikastetxea|Ikastola|Eskola|Institutua|Udala)(?![\w-])"
 )
@@ -187,22 +191,39 @@ def find_organisations(text: str) -> Iterator[Match]:
 
 def find_health_centres(text: str) -> Iterator[Match]:
     """Primary-care centres named by a head and a proper name (``CAP …``, ``Centro de
-    Salud …``, ``Consultorio Local de …``, Basque ``… Osasun Zentroa``)."""
+    Salud …``, ``Consultorio Local de …``, Basque ``… Osasun Zentroa``), and Basque
+    hospitals (``… Ospitalea``)."""
     for m in _HEALTH_CENTRE.finditer(text):
         if _names_someone(m):
             yield m.start(), m.end(), HEALTH_CENTRE
     for m in _BASQUE_HEALTH_CENTRE.finditer(text):
         yield m.start(), m.end(), HEALTH_CENTRE
+    for m in _BASQUE_HOSPITAL.finditer(text):
+        yield m.start(), m.end(), HOSPITAL
+
+
+# Honorifics a letterhead puts before a body's name (``Ilustre Colegio Oficial de
+# Médicos``, ``Excmo. Ayuntamiento de …``): not part of the name, as titles are not
+# part of a person's (guideline M1.1).
+_HONORIFIC = re.compile(
+    rf"(?:Ilustre|Ilustrísim[oa]|Ilm[oa]\.|Excelentísim[oa]|Excm[oa]\.|Il·lustre|Il·lm\.|Excm\.){SP}+(?=[{UPPER}])"
+)
+
+
+def _without_honorific(text: str, span: PHISpan) -> PHISpan:
+    m = _HONORIFIC.match(text, span.start) if span.type == INSTITUTION else None
+    return PHISpan(m.end(), span.end, span.type, span.confidence, RULE) if m and m.end() < span.end else span
 
 
 def organisations(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with each body :func:`find_organisations`
     names made one INSTITUCION span, and each centre :func:`find_health_centres` names
-    one CENTRO_SALUD span, where no span reaches outside it: the model's
+    one CENTRO_SALUD span (a Basque ``… Ospitalea``, one HOSPITAL span), where no span reaches outside it: the model's
     pieces of it (``La Iruela`` typed TERRITORIO) are replaced; a longer span of the
     model's (``Asociación … en México``) is kept as it is. It runs after the merge
-    because it needs the model's spans."""
-    out = sorted(spans)
+    because it needs the model's spans. An honorific (``Ilustre``, ``Excmo.``) opening
+    an INSTITUCION span is cut off first."""
+    out = sorted(_without_honorific(text, s) for s in spans)
     starts = [s.start for s in out]
     for start, end, type_ in sorted([*find_organisations(text), *find_health_centres(text)]):
         first = bisect_left(starts, start)

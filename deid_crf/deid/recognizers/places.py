@@ -12,6 +12,9 @@
   (:func:`find_home_places`): PAIS when it is a country's Spanish name (Faker's list),
   TERRITORIO otherwise. A name that starts with an institution word (``reside en
   Residencia …``) is left to the institution rules and the model.
+* ``Pamplona/Iruña``, ``Cruces/Barakaldo``: two names joined by a slash are two places,
+  as MEDDOCAN annotates them (train: ``Cruces`` and ``Barakaldo``, two TERRITORIO
+  spans); :func:`split_at_slashes` cuts the model's one span in two.
 """
 
 from __future__ import annotations
@@ -101,3 +104,19 @@ def find_home_places(text: str) -> Iterator[Match]:
         if len(first) < 3 or normalize(first) in _NOT_PLACE:
             continue
         yield m.start("place"), m.end("place"), COUNTRY if normalize(place) in _countries() else TERRITORY
+
+
+_SLASHED = re.compile(rf"(?<=[^\W\d_]){SP}?/{SP}?(?=[{UPPER}])")
+
+
+def split_at_slashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each TERRITORIO span of two names joined by a slash cut in two."""
+    out = []
+    for span in spans:
+        start = span.start
+        if span.type == TERRITORY:
+            for m in _SLASHED.finditer(text, span.start, span.end):
+                out.append(PHISpan(start, m.start(), span.type, span.confidence, RULE))
+                start = m.end()
+        out.append(span if start == span.start else PHISpan(start, span.end, span.type, span.confidence, RULE))
+    return out

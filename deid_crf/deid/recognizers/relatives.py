@@ -16,7 +16,8 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
 * a FAMILIARES span that starts with an article or a possessive (``un hermano``) loses
   it, as the guidelines' examples do;
 * a person's name right after a kinship phrase and a comma (``esposa, Dña. Blanca
-  Irigoyen``) is the relative's: its type becomes FAMILIARES;
+  Irigoyen``) is the relative's: its type becomes FAMILIARES; so does a name the model
+  took for a place there (``su hija mayor, Salma``);
 * an age right after a relative (``su hijo Iñaki, de 12 años``) is the relative's, a
   FAMILIARES span of its own as in MEDDOCAN train (15 such spans to 5 typed EDAD).
 """
@@ -32,6 +33,8 @@ from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 PERSON_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
+# Types of a name after "kinship word," that make it the relative's.
+_NAMED_AFTER_KIN = (*PERSON_TYPES, "TERRITORIO")
 
 # "mujer" and "pareja" are left out: MEDDOCAN annotates them 4 times in 155 and 4 in 6,
 # and "mujer" is the patient far more often than a wife.
@@ -70,6 +73,13 @@ _KIN = re.compile(rf"\b{_KIN_WORD}\b", re.IGNORECASE)
 _AGE_AFTER_RELATIVE = re.compile(rf"{SP}*,?{SP}*(?:de|con){SP}+")
 
 
+def _kin_before(text: str, start: int) -> bool:
+    """A lower-case kinship phrase and a comma end right before ``start`` (``Dos
+    Hermanas, Sevilla`` is a town and its province)."""
+    m = _KIN_BEFORE_NAME.search(text, max(0, start - _LOOKBACK), start)
+    return m is not None and text[m.start()].islower()
+
+
 def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with the relatives described in the
     module added, trimmed and retyped."""
@@ -85,7 +95,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     for span in sorted([*spans, *added]):
         if span.type == RELATIVE and (m := _ARTICLE.match(text, span.start)) and m.end() < span.end:
             span = replace(span, start=m.end(), text="", replacement=None)
-        elif span.type in PERSON_TYPES and _KIN_BEFORE_NAME.search(text, max(0, span.start - _LOOKBACK), span.start):
+        elif span.type in _NAMED_AFTER_KIN and _kin_before(text, span.start):
             span = replace(span, type=RELATIVE)
         elif span.type == AGE and relative_end >= 0:
             m = _AGE_AFTER_RELATIVE.match(text, relative_end)
