@@ -226,3 +226,24 @@ INSTITUTION_WORDS = frozenset(
     consultorio residencia sanatorio sanitario sanitaria area asistencial nacional de del la las los el y
     """.split()
 )
+# Medical specialties and the words of department names (normalized): "Servicio de
+# Microbiología", "Unidad de Cuidados Paliativos", "Medicina Familiar y Comunitaria".
+# They name a kind of care, not a place or a person, so an institution span that holds
+# one does not make the word identifying elsewhere in the note (leak audit).
+SPECIALTY_WORDS = frozenset(
+    """
+    medicina familiar comunitaria interna intensiva legal forense preventiva nuclear fisica deportiva
+    trabajo cuidados paliativos dolor urgencias emergencias critica criticos reanimacion
+    alergologia anestesiologia anestesia angiologia cardiologia cirugia dermatologia digestivo aparato
+    endocrinologia estomatologia odontologia odontoestomatologia farmacia farmacologia geriatria ginecologia
+    obstetricia hematologia hemoterapia inmunologia microbiologia parasitologia nefrologia neumologia
+    neurologia neurocirugia neurofisiologia neonatologia oftalmologia oncologia otorrinolaringologia
+    pediatria psiquiatria psicologia psiquiatrica radiologia radiodiagnostico radioterapia radiofisica
+    rehabilitacion reumatologia traumatologia ortopedia ortopedica urologia andrologia genetica bioquimica
+    analisis clinicos laboratorio anatomia patologica patologia citologia histologia nutricion dietetica
+    endoscopia enfermeria fisioterapia logopedia matronas quirurgica quirurgico plastica reparadora
+    vascular toracica cardiovascular cardiaca maxilofacial pediatrica infecciosas enfermedades
+    hospitalizacion domiciliaria consultas externas quirofano quirofanos paritorio mental salud publica
+    pais
+    """.split()
+)

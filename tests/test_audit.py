@@ -107,6 +107,15 @@ def test_audit_ignores_kept_types_placeholders_and_grammar():
     assert audit(output + " La Paz.", spans) == [Survivor(len(output) + 4, len(output) + 7, "HOSPITAL")]
 
 
+def test_a_department_word_of_an_institution_is_no_survivor_but_its_name_is():
+    text = "Servicio de Microbiología Clínica Quirtanilla."
+    spans = [PHISpan(0, len(text) - 1, "INSTITUCION", text=text[:-1], replacement="Servicio de Salud Moll")]
+    output = "Servicio de Salud Moll. Ingresa en Microbiología"
+    assert audit(output, spans) == []
+    leaked = output + " de Quirtanilla"
+    assert [leaked[s.start : s.end] for s in audit(leaked, spans)] == ["Quirtanilla"]
+
+
 def test_the_cli_logs_survivors_without_text(tiny_model_dir, tmp_path, monkeypatch, capsys, unseen_document):
     note = tmp_path / "notes" / "n1.txt"
     note.parent.mkdir()

@@ -16,6 +16,7 @@ from deid_crf.deid.recognizers.institutions import (
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
 from deid_crf.deid.recognizers.names import (
+    find_labelled_staff,
     given_names_after_comma,
     initials_before_names,
     nicknames_after_names,
@@ -777,3 +778,23 @@ def test_a_place_after_a_kinship_word_is_the_relatives_name_but_not_after_a_town
         ("Salma", RELATIVE),
         ("Sevilla", "TERRITORIO"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Fecha de Ingreso: 13/05/2018.\nMédico: Naveenjayakumar.\nHistoria", ["Naveenjayakumar"]),
+        ("Responsable clínico: Dra. Celia Quicios Dorado\n", ["Celia Quicios Dorado"]),
+        ("Remitido por: Dr. Pablo Justo-Ávila. Servicio", ["Pablo Justo-Ávila"]),
+        ("Médico:  Anna Bujons Tur       NºCol: 28 28 12345", ["Anna Bujons Tur"]),
+        # the name stops where the street or department on its line starts
+        ("Responsable clínico: Dr. Ramiro Cabello Benavente Av. Galaxia 6", ["Ramiro Cabello Benavente"]),
+        # a specialty, a title alone, a name that runs on into other words: nothing
+        ("Médico: Medicina Interna.\n", []),
+        ("Remitido por: Dr.\n", []),
+        ("Remitido por: Dr. Alberto Palacios Hernández Residente de cuarto año", []),
+        ("El médico: no refiere", []),
+    ],
+)
+def test_find_labelled_staff(text, expected):
+    assert [(t, type_) for t, type_ in found(find_labelled_staff, text)] == [(e, STAFF) for e in expected]

@@ -190,3 +190,21 @@ def test_names_found_once_are_found_again_in_the_document():
     ]
     assert rule_layer("default", propagate=False).apply(text, model) == model
     assert rule_layer("off").apply(text, model) == model
+
+
+def test_a_name_found_short_is_widened_to_the_whole_name_found_elsewhere():
+    text = "Médico: José Crestanello Nese\nDr. José Crestanello Nese. Email: Calle Nese 4"
+    first, second = text.index("José"), text.index("José", 10)
+    model = [
+        PHISpan(first, first + 21, "NOMBRE_PERSONAL_SANITARIO", 0.9, MODEL),
+        PHISpan(second, second + 16, "NOMBRE_SUJETO_ASISTENCIA", 0.6, MODEL),  # "José Crestanello"
+        PHISpan(text.index("Calle"), len(text), "CALLE", 0.8, MODEL),
+    ]
+    spans = propagate_names(text, model)
+    assert [(text[s.start : s.end], s.type, s.source) for s in spans] == [
+        ("José Crestanello Nese", "NOMBRE_PERSONAL_SANITARIO", "model"),
+        # widened, keeping the type the model gave it there
+        ("José Crestanello Nese", "NOMBRE_SUJETO_ASISTENCIA", "propagated"),
+        # a span of another type that holds a part of the name is left as it is
+        ("Calle Nese 4", "CALLE", "model"),
+    ]

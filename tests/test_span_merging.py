@@ -93,12 +93,18 @@ def reference_propagate_names(text: str, spans: Sequence[PHISpan], types=NAME_TY
         return list(spans)
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?!\w)")
     out = list(spans)
-    taken = sorted((s.start, s.end) for s in spans)
     for m in pattern.finditer(text):
-        if any(a < m.end() and m.start() < b for a, b in taken):
+        inside = [s for s in spans if s.start < m.end() and m.start() < s.end]
+        if not inside:
+            name = names[m.group()]
+            out.append(PHISpan(m.start(), m.end(), name.type, name.confidence, PROPAGATED))
+        elif (min(s.start for s in inside), max(s.end for s in inside)) == m.span():
             continue
-        name = names[m.group()]
-        out.append(PHISpan(m.start(), m.end(), name.type, name.confidence, PROPAGATED))
+        elif all(s.type in types and m.start() <= s.start and s.end <= m.end() for s in inside):
+            # spans of names inside a longer occurrence of a name are widened to it
+            kept = min(inside)
+            out = [s for s in out if s not in inside or s.source == PROPAGATED]
+            out.append(PHISpan(m.start(), m.end(), kept.type, kept.confidence, PROPAGATED))
     return sorted(out)
 
 

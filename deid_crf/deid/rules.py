@@ -20,8 +20,10 @@ the rules under each priority (table in docs/results.md, "Rule layer").
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import AGE, find_young_ages
@@ -50,6 +52,8 @@ from deid_crf.deid.recognizers.institutions import find_institutions, organisati
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids
 from deid_crf.deid.recognizers.names import (
+    STAFF,
+    find_labelled_staff,
     given_names_after_comma,
     initials_before_names,
     nicknames_after_names,
@@ -77,7 +81,7 @@ from deid_crf.deid.recognizers.roads import STREET, find_road_points
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
 from deid_crf.deid.recognizers.work import PROFESSION, find_companies, find_professions
 from deid_crf.gazetteers.spanish import PARTICLES
-from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, Coverage, PHISpan, combine
+from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
 
 __all__ = [
     "DEFAULT_OTHER",
@@ -171,6 +175,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
         ),
         Recognizer("company", (OTHER_SUBJECT,), find_companies, "a company by its legal form: … S.L., … SA.U."),
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
+        Recognizer("staff_field", (STAFF,), find_labelled_staff, "the name in a Médico:/Responsable clínico: field"),
         Recognizer("young_age", (AGE,), find_young_ages, "ages in hours to months: Niña de 3 días, 60 h de vida"),
         Recognizer("road_point", (STREET,), find_road_points, "a road with its kilometre point: Ctra. A-319, km 4"),
     )
@@ -197,7 +202,10 @@ def propagate_names(
     """``spans`` plus the other occurrences, in the same document, of the names they
     found: the whole name and each capitalised part of 3+ letters ("Ernesto Rivera
     Bueno" found once, then "Sr. Rivera" later). An occurrence is added with the
-    type and confidence of its name unless it overlaps a span already there.
+    type and confidence of its name unless it overlaps a span already there; where the
+    spans it overlaps are names of ``types`` that lie inside it (the model found "José
+    Crestanello" of a "José Crestanello Nese" it found whole elsewhere), they are
+    widened to it, keeping the first one's type.
     ``known`` adds names found elsewhere, ``(string, type, confidence)`` (the other
     documents of a patient group), after the document's own."""
     names: dict[str, PHISpan] = {}
@@ -210,14 +218,34 @@ def propagate_names(
                 names.setdefault(part, span)
     if not names:
         return list(spans)
-    out = list(spans)
-    taken = Coverage((s.start, s.end) for s in spans)
+    out = sorted(spans)
+    starts = [s.start for s in out]
+    reach = list(accumulate((s.end for s in out), max))  # furthest end of out[: i + 1]
+    widened: set[int] = set()  # indices in ``out`` replaced by a wider name
+    added = []
     for start, end in _name_occurrences(text, names):
-        if taken.overlaps(start, end):
-            continue
-        name = names[text[start:end]]
-        out.append(PHISpan(start, end, name.type, name.confidence, PROPAGATED, min_confidence=name.min_confidence))
-    return sorted(out)
+        first, last = bisect_left(starts, start), bisect_left(starts, end)
+        overlapping = list(range(first, last))
+        j = first - 1
+        while j >= 0 and reach[j] > start:  # spans that open before the name and reach into it
+            if out[j].end > start:
+                overlapping.insert(0, j)
+            j -= 1
+        inside = [out[k] for k in overlapping]
+        if not inside:
+            name = names[text[start:end]]
+            added.append(
+                PHISpan(start, end, name.type, name.confidence, PROPAGATED, min_confidence=name.min_confidence)
+            )
+        elif (min(s.start for s in inside), max(s.end for s in inside)) == (start, end):
+            continue  # already covered, as where the name was found
+        elif all(s.type in types and start <= s.start and s.end <= end for s in inside):
+            widened.update(overlapping)
+            kept = min(inside)
+            added.append(
+                PHISpan(start, end, kept.type, kept.confidence, PROPAGATED, min_confidence=kept.min_confidence)
+            )
+    return sorted([s for i, s in enumerate(out) if i not in widened] + added)
 
 
 _WORD = re.compile(r"\w")

@@ -19,6 +19,12 @@ found right after an initial (``enfermería (E. Iglesias)``) is a surname: MEDDO
 writes only staff names with an initial (the 4 gold names in train and dev that open
 with one are NOMBRE_PERSONAL_SANITARIO), so it becomes a staff name.
 
+A header field that names the doctor (``Médico: Naveenjayakumar.``, ``Responsable
+clínico: Dra. Ana Ruiz``) holds a staff name even when the name is one the model has
+never seen: :func:`find_labelled_staff` proposes the capitalised words after such a
+label at the start of a line, up to the end of the field, the courtesy title left out.
+A specialty in that place (``Médico: Medicina Interna``) is no name.
+
 A label right before a name says whose it is, whatever the model guessed from the
 words around (:func:`roles_from_labels`): ``Paciente:``, ``pac.``, ``Nombre:`` before a
 patient; ``Dr.``, ``Enf.``, ``Matrona:``, ``Fdo.:``, ``Realizado por`` before staff.
@@ -29,11 +35,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from deid_crf.deid.recognizers.common import LINE_BREAKS, SP
-from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, TITLE_WORDS, UPPER, normalize
+from deid_crf.deid.recognizers.common import LINE_BREAKS, SP, Match
+from deid_crf.gazetteers.spanish import (
+    INSTITUTION_WORDS,
+    SPECIALTY_WORDS,
+    STREET_TYPES,
+    TITLE_WORDS,
+    UPPER,
+    normalize,
+)
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA")
@@ -163,3 +176,36 @@ def initials_before_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         out.append(span)
         previous_end = max(previous_end, span.end)
     return out
+
+
+_COURTESY = r"(?:Dr|Dra|Dña|Sr|Sra|D|Dª)\."
+_STAFF_FIELD = re.compile(
+    rf"^{SP}*(?:médic[oa](?:{SP}+(?:responsable|adjunt[oa]|residente|de{SP}+familia))?|doctor[a]?|facultativ[oa]"
+    rf"|responsable{SP}+clínic[oa]|enfermer[oa](?:{SP}+responsable)?|matrona|remitid[oa]{SP}+por|firmado{SP}+por"
+    rf"|fdo|informado{SP}+por|realizado{SP}+por){SP}*\.?{SP}*:{SP}*(?:{_COURTESY}{SP}*)?"
+    rf"(?P<name>(?!{_COURTESY}){_WORD}(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
+    # and then the end of the field: punctuation, the end of the line or a wide gap
+    rf"(?={SP}*(?:[.,;(|·]|$)|{SP}{{2,}})",
+    re.IGNORECASE | re.MULTILINE,
+)
+_NAME_WORD = re.compile(_WORD)
+# Where a name in a field stops: the department, hospital or street written after it
+# on the same line ("Dra. Celia Quicios Dorado Servicio de Urología").
+_NOT_NAME_WORDS = (
+    SPECIALTY_WORDS
+    | INSTITUTION_WORDS
+    | {normalize(w).rstrip(".") for t in STREET_TYPES for w in t.split()}
+    | {"apartado", "residente", "adjunto", "adjunta", "jefe", "jefa", "especialista", "medico", "no", "si"}
+)
+
+
+def find_labelled_staff(text: str) -> Iterator[Match]:
+    """The name in a header field that names the doctor (see the module)."""
+    for m in _STAFF_FIELD.finditer(text):
+        end = m.start("name")
+        for word in _NAME_WORD.finditer(text, m.start("name"), m.end("name")):
+            if normalize(word.group()) in _NOT_NAME_WORDS or not word.group()[0].isupper():
+                break
+            end = word.end()
+        if end > m.start("name"):
+            yield m.start("name"), end, STAFF
