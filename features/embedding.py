@@ -1,5 +1,6 @@
 """Word-embedding features: k-means cluster ids of each token type's vector, at several
-granularities (the vectors come from a fastText model in ``deid_crf.resources.embeddings``)."""
+granularities (the vectors come from a fastText model in ``deid_crf.resources.embeddings``,
+which assigns the clusters with :func:`nearest_centroid`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def nearest_centroid(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     return np.argmax(unit @ centroids.T, axis=1).astype(np.int32)
 
 
-def cluster_columns(type_vectors: np.ndarray, centroids: Sequence[np.ndarray]) -> dict[str, Coded]:
-    """One column ``emb{k}`` per centroid set (k clusters): the cluster of each
-    distinct token string's vector (one row of ``type_vectors`` per string)."""
-    return {f"emb{len(c)}": (nearest_centroid(type_vectors, c), [str(i) for i in range(len(c))]) for c in centroids}
+def cluster_columns(type_clusters: Sequence[np.ndarray], sizes: Sequence[int]) -> dict[str, Coded]:
+    """One column ``emb{k}`` per centroid set of ``k`` clusters (``sizes``): the cluster
+    id of each distinct token string (one array of ``type_clusters`` per set)."""
+    return {f"emb{k}": (codes, [str(i) for i in range(k)]) for codes, k in zip(type_clusters, sizes, strict=True)}

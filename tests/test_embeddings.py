@@ -44,11 +44,10 @@ def test_nearest_centroid_is_cosine():
 
 
 def test_cluster_columns_per_type():
-    centroids = [np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32)]
-    type_vectors = np.array([[1.0, 0.1], [0.1, 1.0], [0.9, 0.2]], dtype=np.float32)
-    columns = cluster_columns(type_vectors, centroids)
+    columns = cluster_columns([np.array([0, 1, 0]), np.array([3, 2, 0])], [2, 4])
     codes, values = columns["emb2"]
     assert codes.tolist() == [0, 1, 0] and values == ["0", "1"]
+    assert columns["emb4"][0].tolist() == [3, 2, 0] and columns["emb4"][1] == ["0", "1", "2", "3"]
 
 
 def test_every_token_gets_a_cluster_even_out_of_vocabulary(tiny_embeddings: Path):

@@ -205,11 +205,24 @@ def test_pos_v1_models_without_kind_still_load(pos_sentences, tmp_path: Path):
     tagger = PosTagger(n_features=2**12).fit(pos_sentences)
     directory = tagger.save(tmp_path / "pos")
     meta = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
-    assert (meta["format"], meta["version"], meta["kind"]) == ("deid-crf-pos", 1, "pos")
+    assert (meta["format"], meta["version"], meta["kind"]) == ("deid-crf-pos", 2, "pos")
+    # Version 1 held every hashed feature's float32 weights, per head, and no "kind".
+    dense = tagger.weights_[tagger.feature_rows_].T
+    n_upos = len(tagger.classes_["upos"])
+    heads = {"upos": dense[:n_upos], "eagles2": dense[n_upos:]}
+    np.savez_compressed(
+        directory / "weights.npz",
+        **{f"coef_{h}": w for h, w in heads.items()},
+        **{f"intercept_{h}": tagger.intercept_[h] for h in heads},
+    )
+    meta["version"] = 1
     del meta["kind"]
     (directory / CONFIG_FILE).write_text(json.dumps(meta), encoding="utf-8")
     (directory / MANIFEST_FILE).unlink()  # v1 models were saved before manifests
-    assert PosTagger.load(directory).predict([["El", "dolor", "."]]) == tagger.predict([["El", "dolor", "."]])
+    loaded = PosTagger.load(directory)
+    assert loaded.scale_ is None  # its float32 weights kept as they are
+    assert np.array_equal(loaded.weights_[loaded.feature_rows_], tagger.weights_[tagger.feature_rows_])
+    assert loaded.predict([["El", "dolor", "."]]) == tagger.predict([["El", "dolor", "."]])
     with pytest.raises(ValueError, match="not a tagger model"):
         load_model(directory)
     with pytest.raises(ValueError, match=r"not a deid-crf-tagger model .format 'deid-crf-pos'"):
@@ -223,7 +236,7 @@ def test_a_damaged_or_foreign_config_names_the_file(cls, tmp_path: Path):
     for content, message in (
         ("{not json", "unreadable model configuration"),
         (json.dumps({"format": "something-else", "version": 1}), f"not a {name} model"),
-        (json.dumps({"format": name, "version": 99}), "reads version 1"),
+        (json.dumps({"format": name, "version": 99}), f"reads version {cls.model_format.version}"),
         (json.dumps({"format": name, "version": 1}), r"invalid model configuration \(KeyError"),
         (
             json.dumps({"format": name, "version": 1, "config": {"crf": {"c3": 1}}, "params": {}, "features": {}}),

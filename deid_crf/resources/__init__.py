@@ -5,7 +5,6 @@ it was trained with.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -59,20 +58,24 @@ def pos_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
 
 @lru_cache(maxsize=4)
 def load_embeddings(path: str):
-    from deid_crf.resources.embeddings import Embeddings
+    from deid_crf.resources.embeddings import open_embeddings
 
-    return Embeddings(path)
+    return open_embeddings(path)
 
 
 def embedding_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
     embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
-    return {"type_vectors": embeddings.vectors(table.type_index[1]), "centroids": embeddings.centroids}
+    return {"type_clusters": embeddings.clusters(table.type_index[1]), "sizes": [len(c) for c in embeddings.centroids]}
 
 
 def embedding_vectors(config: FeatureConfig, table: TokenTable) -> np.ndarray:
     """Every token's fastText vector scaled to unit length (the dense SVM columns);
     looked up once per distinct token."""
+    from deid_crf.resources.embeddings import Embeddings
+
     embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
+    if not isinstance(embeddings, Embeddings):
+        raise InvalidModel(f"{shown(config.embeddings_model)}: dense embedding columns need a fastText vectors.bin")
     type_codes, types = table.type_index
     vectors = embeddings.vectors(types)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -141,15 +144,19 @@ def featurizer(config: FeatureConfig | None = None) -> Featurizer:
 def missing_resources(config: FeatureConfig) -> list[str]:
     """The trained resources ``config`` needs that are not built (paths), so that a
     command can say what to build before it starts, not halfway through."""
-    from deid_crf.resources.gazetteer import read_manifest
+    from deid_crf.resources.embeddings import CLUSTERS_FILE, VECTORS_FILE
+    from deid_crf.resources.gazetteer import is_compiled_only, read_manifest
+    from deid_crf.resources.subwords import SUBWORDS_FILE
 
     groups = used_groups(config)
     needed: list[Path] = []
     if "pos" in groups and config.pos_backend == "builtin":
         needed.append(Path(config.pos_model) / "config.json")
     if "embeddings" in groups:
-        needed += [Path(config.embeddings_model) / name for name in ("vectors.bin", "clusters.npz")]
-    if "gazetteers" in groups:
+        embeddings = Path(config.embeddings_model)
+        compact = not config.embedding_vectors and (embeddings / SUBWORDS_FILE).is_file()
+        needed += [embeddings / name for name in (SUBWORDS_FILE if compact else VECTORS_FILE, CLUSTERS_FILE)]
+    if "gazetteers" in groups and not is_compiled_only(_source_path(config, "gazetteer_dir")):
         directory = _source_path(config, "gazetteer_dir")
         try:
             needed += [directory / info["file"] for info in read_manifest(directory)["lists"].values()]
@@ -183,23 +190,20 @@ def bundled_groups(config: FeatureConfig) -> tuple[str, ...]:
 
 
 def bundle(config: FeatureConfig, directory: Path) -> FeatureConfig:
-    """Copy the resources that ``config`` uses into ``directory`` (a model being
-    saved) and return the config pointing at them by relative name."""
+    """Write the resources that ``config`` uses into ``directory`` (a model being
+    saved), in the compact form tagging needs (:mod:`deid_crf.resources.compact`),
+    and return the config pointing at them by relative name."""
+    from deid_crf.resources.compact import compact_resource
+
     changes = {}
     for group in bundled_groups(config):
         field = RESOURCES[resource_of(group)].path_field
+        if field in changes:
+            continue
         source = _source_path(config, field)
         if not source.exists():
             raise FileNotFoundError(f"resource for feature group {group!r} not found at {source}")
-        target = directory / field
-        if source.is_dir():
-            shutil.copytree(source, target)
-        else:
-            shutil.copyfile(source, target)
-        if field == "gazetteer_dir":  # compiled once here, not at every load
-            from deid_crf.resources.gazetteer import save_compiled
-
-            save_compiled(target)
+        compact_resource(field, source, directory / field, config)
         changes[field] = field
     return replace(config, **changes)
 
@@ -226,8 +230,7 @@ def resolve(config: FeatureConfig, directory: Path, inside: bool = True) -> Feat
         value = getattr(config, field)
         if inside:
             _check_inside(directory, field, value)
-            if field == "embeddings_model":
-                _check_vectors(directory / value)
+            _load_bundled(field, directory / value, config)
         elif value is None:
             continue
         bundled = directory / value
@@ -236,14 +239,26 @@ def resolve(config: FeatureConfig, directory: Path, inside: bool = True) -> Feat
     return replace(config, **changes)
 
 
-def _check_vectors(embeddings_dir: Path) -> None:
-    """fastText reads ``vectors.bin`` at the first document: check its structure at
-    load instead, so that a damaged one is the model's error (InvalidModel)."""
+def _load_bundled(field: str, path: Path, config: FeatureConfig) -> None:
+    """Load (once per process) or check a bundled resource at model load, so that a
+    damaged one is the model's error (InvalidModel naming the file), not the first
+    document's. fastText reads ``vectors.bin`` only at the first document: its
+    structure is checked here instead."""
     from deid_crf.resources.embeddings import VECTORS_FILE
     from deid_crf.resources.fasttext_file import check_vectors_file
 
-    if (embeddings_dir / VECTORS_FILE).is_file():
-        check_vectors_file(embeddings_dir / VECTORS_FILE)
+    if field == "embeddings_model":
+        if (path / VECTORS_FILE).is_file():
+            check_vectors_file(path / VECTORS_FILE)
+        else:
+            load_embeddings(str(path.resolve()))
+    elif field == "pos_model" and config.pos_backend == "builtin":
+        load_pos(str(path.resolve()))
+    elif field == "gazetteer_dir":
+        from deid_crf.resources.gazetteer import get_gazetteer, is_compiled_only
+
+        if is_compiled_only(path):
+            get_gazetteer(path)
 
 
 def _check_inside(directory: Path, field: str, value: str | None) -> None:

@@ -10,7 +10,10 @@ pretrained vectors (e.g. Spanish clinical fastText ``.bin``) can point
 ``FeatureConfig.embeddings_model`` at a directory holding that file as
 ``vectors.bin``; ``train`` only computes the clusters then (``--vectors FILE``).
 Vectors are looked up for lower-cased tokens; out-of-vocabulary tokens get a vector
-from their character n-grams, so every token gets a cluster.
+from their character n-grams, so every token gets a cluster. A saved model holds
+instead only what its cluster features need (``subwords.npz``,
+:mod:`deid_crf.resources.subwords`), read without fastText: :func:`open_embeddings`
+takes either.
 """
 
 from __future__ import annotations
@@ -27,9 +30,11 @@ from pathlib import Path
 import numpy as np
 
 from deid_crf.config import data_dir
+from deid_crf.features.embedding import nearest_centroid
 from deid_crf.io.names import shown
 from deid_crf.io.persistence import InvalidModel, load_arrays
 from deid_crf.resources.fasttext_file import check_vectors_file
+from deid_crf.resources.subwords import SUBWORDS_FILE, SubwordClusters
 from deid_crf.text.tokenizer import Tokenizer
 
 VECTORS_FILE = "vectors.bin"
@@ -42,14 +47,36 @@ MAX_CLUSTERS = 4096
 MAX_CLUSTER_BYTES = 64 << 20
 
 
-def _centroid_problem(dim: int, name: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
+def _centroid_problem(dim: int | None, name: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
     """What is wrong with the header of centroid array ``name`` (None: nothing)."""
     count = name.removeprefix("k")
     if not name.startswith("k") or not count.isdigit() or not 1 <= int(count) <= MAX_CLUSTERS:
         return f"is not named k<number of clusters, 1 to {MAX_CLUSTERS}>"
-    if shape != (int(count), dim) or dtype.kind != "f":
-        return f"must hold {count} float centroids of dimension {dim}"
+    if len(shape) != 2 or shape[0] != int(count) or (dim is not None and shape[1] != dim) or dtype.kind != "f":
+        return f"must hold {count} float centroids of dimension {dim if dim is not None else 'd'}"
     return None
+
+
+def load_centroids(directory: Path, dim: int | None = None) -> list[np.ndarray]:
+    """The centroid sets of ``directory/clusters.npz``, fewest clusters first, all of
+    dimension ``dim`` (None: of one dimension)."""
+    path = directory / CLUSTERS_FILE
+    arrays = load_arrays(path, MAX_CLUSTER_BYTES, lambda *header: _centroid_problem(dim, *header))
+    if not arrays:
+        raise InvalidModel(f"{shown(path)}: no centroids")
+    if len({a.shape[1] for a in arrays.values()}) > 1:
+        raise InvalidModel(f"{shown(path)}: centroids of different dimensions")
+    return [arrays[k] for k in sorted(arrays, key=lambda k: int(k.removeprefix("k")))]
+
+
+def open_embeddings(directory: str | os.PathLike) -> Embeddings | SubwordClusters:
+    """The embeddings in ``directory``: a fastText model (``vectors.bin``), or only what
+    the cluster features need of one (``subwords.npz``, :mod:`deid_crf.resources.subwords`),
+    which loads without fastText. Both give ``centroids`` and ``clusters(types)``."""
+    directory = Path(directory)
+    if not (directory / VECTORS_FILE).is_file() and (directory / SUBWORDS_FILE).is_file():
+        return SubwordClusters(directory / SUBWORDS_FILE, load_centroids(directory))
+    return Embeddings(directory)
 
 
 class Embeddings:
@@ -68,13 +95,7 @@ class Embeddings:
             self.model = fasttext.load_model(str(vectors))
         except ValueError:  # what fastText itself refuses, in its words: not shown
             raise InvalidModel(f"{shown(vectors)}: fastText cannot load this model file") from None
-        dim = self.model.get_dimension()
-        arrays = load_arrays(
-            directory / CLUSTERS_FILE, MAX_CLUSTER_BYTES, lambda *header: _centroid_problem(dim, *header)
-        )
-        if not arrays:
-            raise InvalidModel(f"{shown(directory / CLUSTERS_FILE)}: no centroids")
-        self.centroids = [arrays[k] for k in sorted(arrays, key=lambda k: int(k.removeprefix("k")))]
+        self.centroids = load_centroids(directory, self.model.get_dimension())
 
     @cached_property
     def _vocabulary(self) -> tuple[dict[str, int], np.ndarray]:
@@ -102,6 +123,11 @@ class Embeddings:
         for i in np.flatnonzero(~found).tolist():
             out[i] = get(lowered[i])
         return out
+
+    def clusters(self, types: list[str]) -> list[np.ndarray]:
+        """For every centroid set, the cluster id of every string's vector."""
+        vectors = self.vectors(types)
+        return [nearest_centroid(vectors, centroids) for centroids in self.centroids]
 
 
 def write_training_text(root: Path, path: Path) -> int:

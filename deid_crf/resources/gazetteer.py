@@ -30,6 +30,8 @@ import numpy as np
 import deid_crf.gazetteers as _lists_package
 from deid_crf.features.encoding import Coded
 from deid_crf.features.gazetteer import Gazetteer, extract
+from deid_crf.io.names import shown
+from deid_crf.io.persistence import InvalidModel
 
 # The lists ship inside the ``deid_crf.gazetteers`` package (the top-level gazetteers/ folder).
 DEFAULT_DIR = Path(_lists_package.__file__).resolve().parent / "lists"
@@ -119,6 +121,10 @@ def build_gazetteer(
     gazetteer of a directory that holds it compiled from the same lists is read from
     there (:func:`save_compiled`)."""
     directory = Path(directory or DEFAULT_DIR)
+    if is_compiled_only(directory):
+        if lists is not None or columns is not None:
+            raise ValueError(f"{shown(directory)}: holds its gazetteer compiled only; lists cannot be chosen")
+        return _load_compiled(directory, None)
     manifest = read_manifest(directory)
     if columns is None:
         columns = default_columns(manifest, lists)
@@ -152,22 +158,37 @@ def build_gazetteer(
     return Gazetteer.build(merged, meta=meta)
 
 
-def save_compiled(directory: str | Path) -> None:
+def is_compiled_only(directory: Path) -> bool:
+    """Whether ``directory`` holds its gazetteer compiled, without the lists (a saved
+    model's: :func:`save_compiled` with ``keep_lists=False``)."""
+    return not (directory / MANIFEST).is_file() and (directory / COMPILED / "gazetteer.json").is_file()
+
+
+def save_compiled(directory: str | Path, keep_lists: bool = True) -> None:
     """Compile the default gazetteer of ``directory`` (every list, in its manifest
     column) and write it into ``directory/compiled``: the trie's arrays as ``.npy``
-    files, its vocabulary (one normalised token per line, by id) and ``gazetteer.json``
-    (columns, bands, the fingerprint of the lists)."""
+    files in their smallest integer types, its vocabulary (one normalised token per
+    line, by id) and ``gazetteer.json`` (columns, bands, the fingerprint of the lists).
+    Without ``keep_lists`` the lists and ``SOURCES.json`` are removed afterwards (a saved
+    model tags with the compiled arrays only; ``SOURCES.md`` stays, for their origins
+    and licenses)."""
     directory = Path(directory)
+    if is_compiled_only(directory):
+        return
     gazetteer = build_gazetteer(directory)
     target = directory / COMPILED
     if target.exists():
         shutil.rmtree(target)
     target.mkdir()
     for name in _COMPILED_ARRAYS:
-        np.save(target / f"{name}.npy", getattr(gazetteer, name), allow_pickle=False)
+        values = getattr(gazetteer, name)
+        if name == "node_mask":  # one bit per column: 12 columns fit 16 bits
+            values = values.astype(np.min_scalar_type(int(values.max(initial=0))))
+        np.save(target / f"{name}.npy", values, allow_pickle=False)
     for i, column in enumerate(gazetteer.columns):
         if column in gazetteer.node_band:
-            np.save(target / f"node_band_{i}.npy", gazetteer.node_band[column], allow_pickle=False)
+            bands = gazetteer.node_band[column].astype(np.int8)  # band numbers 0 to 4
+            np.save(target / f"node_band_{i}.npy", bands, allow_pickle=False)
     vocab = sorted(gazetteer.vocab, key=gazetteer.vocab.__getitem__)
     if any("\n" in token for token in vocab):
         raise ValueError(f"{directory}: a gazetteer token holds a line break")
@@ -179,37 +200,94 @@ def save_compiled(directory: str | Path) -> None:
         "meta": {key: value for key, value in gazetteer.meta.items() if key != "directory"},
     }
     (target / "gazetteer.json").write_text(json.dumps(description, indent=1) + "\n", encoding="utf-8")
+    if not keep_lists:
+        for info in read_manifest(directory)["lists"].values():
+            (directory / info["file"]).unlink(missing_ok=True)
+        (directory / MANIFEST).unlink()
 
 
-def _load_compiled(directory: Path, meta: Mapping[str, Any]) -> Gazetteer | None:
+def _load_compiled(directory: Path, meta: Mapping[str, Any] | None) -> Gazetteer | None:
     """The gazetteer compiled in ``directory`` if it was compiled from the lists that
-    ``meta`` describes (same lists, columns and bytes), else None."""
+    ``meta`` describes (same lists, columns and bytes), else None; with ``meta`` None,
+    whatever it was compiled from (a folder without its lists). The arrays are
+    memory-mapped and checked to fit together (``InvalidModel`` naming the folder)."""
     target = directory / COMPILED
     try:
         description = json.loads((target / "gazetteer.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    expected = {key: value for key, value in meta.items() if key != "directory"}
-    if description["meta"] != expected:
-        return None
-    arrays = {name: np.load(target / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _COMPILED_ARRAYS}
-    columns = tuple(description["columns"])
-    node_band = {
-        column: np.load(target / f"node_band_{i}.npy", mmap_mode="r", allow_pickle=False)
-        for i, column in enumerate(columns)
-        if column in description["bands"]
-    }
-    tokens = (target / "vocab.txt").read_text(encoding="utf-8")
+    except (OSError, ValueError, RecursionError) as exc:
+        raise InvalidModel(f"{shown(target / 'gazetteer.json')}: unreadable ({type(exc).__name__})") from None
+    try:
+        if meta is None:
+            meta = {"directory": str(directory), **description["meta"]}
+        expected = {key: value for key, value in meta.items() if key != "directory"}
+        if description["meta"] != expected:
+            return None
+        columns = tuple(str(c) for c in description["columns"])
+        bands = {str(column): tuple(map(str, names)) for column, names in description["bands"].items()}
+        max_len = int(description["max_len"])
+        arrays = {name: _load_array(target / f"{name}.npy") for name in _COMPILED_ARRAYS}
+        node_band = {
+            column: _load_array(target / f"node_band_{i}.npy") for i, column in enumerate(columns) if column in bands
+        }
+        tokens = (target / "vocab.txt").read_text(encoding="utf-8")
+    except InvalidModel:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
+        raise InvalidModel(f"{shown(target)}: unreadable compiled gazetteer ({type(exc).__name__})") from None
     vocab = {token: i for i, token in enumerate(tokens.split("\n"))} if tokens else {}
+    problem = _compiled_problem(arrays, node_band, columns, bands, len(vocab), max_len)
+    if problem:
+        raise InvalidModel(f"{shown(target)}: arrays that are not one trie: {problem}")
     return Gazetteer(
         columns=columns,
-        bands={column: tuple(bands) for column, bands in description["bands"].items()},
+        bands=bands,
         vocab=vocab,
         node_band=node_band,
-        max_len=int(description["max_len"]),
+        max_len=max_len,
         meta={**meta},
         **arrays,
     )
+
+
+def _load_array(path: Path) -> np.ndarray:
+    """A one-dimensional integer ``.npy`` array, memory-mapped (no objects)."""
+    array = np.load(path, mmap_mode="r", allow_pickle=False)
+    if array.ndim != 1 or array.dtype.kind not in "iu":
+        raise InvalidModel(f"{shown(path)}: not a one-dimensional integer array")
+    return array
+
+
+def _compiled_problem(
+    arrays: Mapping[str, np.ndarray],
+    node_band: Mapping[str, np.ndarray],
+    columns: tuple[str, ...],
+    bands: Mapping[str, tuple[str, ...]],
+    n_tokens: int,
+    max_len: int,
+) -> str | None:
+    """What keeps the compiled arrays from being one trie (None: nothing): every index
+    they hold must point inside the arrays it indexes, as numpy would otherwise fail
+    at the first document instead of at load."""
+    keys, children, mask = arrays["edge_keys"], arrays["edge_child"], arrays["node_mask"]
+    n_nodes = len(mask)
+    if keys.dtype != np.int64 or len(keys) != len(children) or n_nodes == 0:
+        return "edge and node arrays that do not fit (64-bit edge keys, one child per edge)"
+    if not 0 <= len(columns) <= 63 or not 0 <= max_len <= 1000:
+        return "with counts out of range"
+    if len(keys) and ((np.diff(keys) <= 0).any() or keys[0] < 0 or (keys >> 32).max() >= n_nodes):
+        return "edges not sorted or from a node that does not exist"
+    if len(keys) and ((keys & 0xFFFFFFFF).max() > n_tokens or children.min() < 1 or children.max() >= n_nodes):
+        return "an edge to a token or node that does not exist"
+    if (mask < 0).any() or (np.asarray(mask, np.int64) >> len(columns)).any():
+        return "a node marks a column that does not exist"
+    if set(bands) - set(columns) or set(node_band) != set(bands):
+        return "bands of columns that do not exist"
+    for column, values in node_band.items():
+        if len(values) != n_nodes or values.min(initial=0) < 0 or values.max(initial=0) > len(bands[column]):
+            return f"bands of column {column!r:.40} out of range"
+    return None
 
 
 @functools.lru_cache(maxsize=4)
