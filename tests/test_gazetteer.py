@@ -266,13 +266,18 @@ def test_load_selects_lists_merges_columns_and_warns_on_missing(tmp_path):
     assert g.meta["missing"] == ["islands"]
 
 
-def test_compiled_gazetteer_is_the_built_one_until_a_list_changes(tmp_path):
+def test_compiled_gazetteer_is_the_built_one_until_a_list_changes(tmp_path, monkeypatch):
     out = tmp_path / "lists"
     gbuild.build(write_fake_sources(tmp_path), out, use_faker=False, log=lambda m: None)
     built = build_gazetteer(out)
     save_compiled(out)
+    compiled_anew = []
+    build = Gazetteer.build.__func__
+    monkeypatch.setattr(
+        Gazetteer, "build", classmethod(lambda cls, *a, **k: compiled_anew.append(1) or build(cls, *a, **k))
+    )
     loaded = build_gazetteer(out)
-    assert isinstance(loaded.edge_keys, np.memmap)  # read from the compiled arrays, not rebuilt
+    assert compiled_anew == []  # read from the compiled arrays, not rebuilt
     for name in ("columns", "bands", "vocab", "max_len", "meta"):
         assert getattr(loaded, name) == getattr(built, name), name
     for name in ("edge_keys", "edge_child", "node_mask"):
@@ -281,13 +286,14 @@ def test_compiled_gazetteer_is_the_built_one_until_a_list_changes(tmp_path):
     text = "Zebulonio García, Calle Requejo, Hospital Clínic (Alcoi) y María Carmen Cuéllar"
     assert features(text, loaded) == features(text, built)
     # Other lists or columns than the compiled ones, or a changed list: compiled anew.
-    assert not isinstance(build_gazetteer(out, lists=["countries"]).edge_keys, np.memmap)
+    build_gazetteer(out, lists=["countries"])
+    assert compiled_anew == [1]
     with (out / "countries.txt").open("a", encoding="utf-8") as f:
         f.write("Zorrotzaurre\n")
     changed = build_gazetteer(out)
-    assert not isinstance(changed.edge_keys, np.memmap) and changed.meta["fingerprint"] != built.meta["fingerprint"]
+    assert compiled_anew == [1, 1] and changed.meta["fingerprint"] != built.meta["fingerprint"]
     assert features("Zorrotzaurre", changed)[1]["gaz_country"] == ["B"]
-    assert sorted(p.name for p in (out / COMPILED).iterdir())[:2] == ["edge_child.npy", "edge_keys.npy"]
+    assert sorted(p.name for p in (out / COMPILED).iterdir()) == ["gazetteer.json", "trie.npz"]
 
 
 def test_cached_loading_and_lazy_picklable_extractor(tmp_path):

@@ -11,8 +11,8 @@ Saving a tagger bundles its resources this way (:func:`deid_crf.resources.bundle
   whose SVM uses the vectors themselves (``embedding_vectors``) keeps ``vectors.bin``.
 - ``pos_model/``: the POS tagger in its version 2 file (16-bit weights of the features
   that have any, :mod:`deid_crf.resources.pos`).
-- ``gazetteer_dir/``: the compiled trie only (memory-mapped ``.npy`` arrays and its
-  vocabulary) and ``SOURCES.md``; not the lists.
+- ``gazetteer_dir/``: the compiled trie only (its arrays and vocabulary in one
+  compressed ``compiled/trie.npz``) and ``SOURCES.md``; not the lists.
 
 The conversion checks the model first (its manifest and every resource, as loading
 does) and writes ``OUT_DIR`` as :func:`~deid_crf.io.persistence.write_model_dir`

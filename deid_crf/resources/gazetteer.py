@@ -4,8 +4,8 @@ once per process and only when first asked for (never at import time).
 Lists are read as ``SOURCES.json`` declares them; lists of the same ``column`` (for
 example INE, MEDDOCAN-gazetteer and Faker first names, all ``first_name``) are merged
 into one feature column. Compiling them takes a good part of a second, so a saved model
-also holds its gazetteer compiled (:func:`save_compiled`: the trie's arrays as ``.npy``
-files, memory-mapped when loaded, and its vocabulary), used whenever the lists it was
+also holds its gazetteer compiled (:func:`save_compiled`: the trie's arrays and its
+vocabulary in one compressed ``trie.npz``), used whenever the lists it was
 compiled from are unchanged. Bind the features to a feature configuration with
 :class:`GazetteerFeatures`, a small picklable callable that loads the gazetteer
 lazily in whichever process calls it::
@@ -31,13 +31,16 @@ import deid_crf.gazetteers as _lists_package
 from deid_crf.features.encoding import Coded
 from deid_crf.features.gazetteer import Gazetteer, extract
 from deid_crf.io.names import shown
-from deid_crf.io.persistence import InvalidModel
+from deid_crf.io.persistence import InvalidModel, load_arrays, save_arrays
 
 # The lists ship inside the ``deid_crf.gazetteers`` package (the top-level gazetteers/ folder).
 DEFAULT_DIR = Path(_lists_package.__file__).resolve().parent / "lists"
 MANIFEST = "SOURCES.json"
 # Folder of a list directory holding its default gazetteer compiled (save_compiled).
 COMPILED = "compiled"
+TRIE_FILE = "trie.npz"
+# What a trie.npz may hold once decompressed: the default gazetteer's holds 2.4 MB.
+MAX_TRIE_BYTES = 256 << 20
 _COMPILED_ARRAYS = ("edge_keys", "edge_child", "node_mask")
 
 Columns = Mapping[str, Sequence[str]]  # column → list names
@@ -166,9 +169,9 @@ def is_compiled_only(directory: Path) -> bool:
 
 def save_compiled(directory: str | Path, keep_lists: bool = True) -> None:
     """Compile the default gazetteer of ``directory`` (every list, in its manifest
-    column) and write it into ``directory/compiled``: the trie's arrays as ``.npy``
-    files in their smallest integer types, its vocabulary (one normalised token per
-    line, by id) and ``gazetteer.json`` (columns, bands, the fingerprint of the lists).
+    column) and write it into ``directory/compiled``: ``trie.npz`` (the trie's arrays
+    in their smallest integer types and its vocabulary, normalised tokens by id joined
+    by line breaks, as UTF-8 bytes) and ``gazetteer.json`` (columns, bands, the fingerprint of the lists).
     Without ``keep_lists`` the lists and ``SOURCES.json`` are removed afterwards (a saved
     model tags with the compiled arrays only; ``SOURCES.md`` stays, for their origins
     and licenses)."""
@@ -180,19 +183,22 @@ def save_compiled(directory: str | Path, keep_lists: bool = True) -> None:
     if target.exists():
         shutil.rmtree(target)
     target.mkdir()
+    arrays: dict[str, np.ndarray] = {}
     for name in _COMPILED_ARRAYS:
         values = getattr(gazetteer, name)
         if name == "node_mask":  # one bit per column: 12 columns fit 16 bits
             values = values.astype(np.min_scalar_type(int(values.max(initial=0))))
-        np.save(target / f"{name}.npy", values, allow_pickle=False)
+        arrays[name] = values
     for i, column in enumerate(gazetteer.columns):
         if column in gazetteer.node_band:
-            bands = gazetteer.node_band[column].astype(np.int8)  # band numbers 0 to 4
-            np.save(target / f"node_band_{i}.npy", bands, allow_pickle=False)
+            arrays[f"node_band_{i}"] = gazetteer.node_band[column].astype(np.int8)  # band numbers 0 to 4
     vocab = sorted(gazetteer.vocab, key=gazetteer.vocab.__getitem__)
     if any("\n" in token for token in vocab):
         raise ValueError(f"{directory}: a gazetteer token holds a line break")
-    (target / "vocab.txt").write_text("\n".join(vocab), encoding="utf-8")
+    arrays["vocab"] = np.frombuffer("\n".join(vocab).encode("utf-8"), dtype=np.uint8)
+    # One compressed archive: 0.7 MB instead of 2.4 MB of .npy files, read in a few ms
+    # (issue 13's model size); a model is loaded once per process anyway.
+    save_arrays(target / TRIE_FILE, arrays)
     description = {
         "columns": list(gazetteer.columns),
         "bands": {column: list(bands) for column, bands in gazetteer.bands.items()},
@@ -210,7 +216,7 @@ def _load_compiled(directory: Path, meta: Mapping[str, Any] | None) -> Gazetteer
     """The gazetteer compiled in ``directory`` if it was compiled from the lists that
     ``meta`` describes (same lists, columns and bytes), else None; with ``meta`` None,
     whatever it was compiled from (a folder without its lists). The arrays are
-    memory-mapped and checked to fit together (``InvalidModel`` naming the folder)."""
+    read with size limits and checked to fit together (``InvalidModel`` naming the folder)."""
     target = directory / COMPILED
     try:
         description = json.loads((target / "gazetteer.json").read_text(encoding="utf-8"))
@@ -227,11 +233,19 @@ def _load_compiled(directory: Path, meta: Mapping[str, Any] | None) -> Gazetteer
         columns = tuple(str(c) for c in description["columns"])
         bands = {str(column): tuple(map(str, names)) for column, names in description["bands"].items()}
         max_len = int(description["max_len"])
-        arrays = {name: _load_array(target / f"{name}.npy") for name in _COMPILED_ARRAYS}
-        node_band = {
-            column: _load_array(target / f"node_band_{i}.npy") for i, column in enumerate(columns) if column in bands
-        }
-        tokens = (target / "vocab.txt").read_text(encoding="utf-8")
+        if (target / TRIE_FILE).is_file():
+            stored = load_arrays(target / TRIE_FILE, MAX_TRIE_BYTES, _trie_member_problem)
+            arrays = {name: stored[name] for name in _COMPILED_ARRAYS}
+            node_band = {column: stored[f"node_band_{i}"] for i, column in enumerate(columns) if column in bands}
+            tokens = stored["vocab"].tobytes().decode("utf-8")
+        else:  # models saved before the archive: .npy files, memory-mapped, and vocab.txt
+            arrays = {name: _load_array(target / f"{name}.npy") for name in _COMPILED_ARRAYS}
+            node_band = {
+                column: _load_array(target / f"node_band_{i}.npy")
+                for i, column in enumerate(columns)
+                if column in bands
+            }
+            tokens = (target / "vocab.txt").read_text(encoding="utf-8")
     except InvalidModel:
         raise
     except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
@@ -239,7 +253,8 @@ def _load_compiled(directory: Path, meta: Mapping[str, Any] | None) -> Gazetteer
     vocab = {token: i for i, token in enumerate(tokens.split("\n"))} if tokens else {}
     problem = _compiled_problem(arrays, node_band, columns, bands, len(vocab), max_len)
     if problem:
-        raise InvalidModel(f"{shown(target)}: arrays that are not one trie: {problem}")
+        source = target / TRIE_FILE if (target / TRIE_FILE).is_file() else target
+        raise InvalidModel(f"{shown(source)}: arrays that are not one trie: {problem}")
     return Gazetteer(
         columns=columns,
         bands=bands,
@@ -249,6 +264,14 @@ def _load_compiled(directory: Path, meta: Mapping[str, Any] | None) -> Gazetteer
         meta={**meta},
         **arrays,
     )
+
+
+def _trie_member_problem(name: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
+    if len(shape) != 1 or dtype.kind not in "iu":
+        return "is not a one-dimensional integer array"
+    if name not in (*_COMPILED_ARRAYS, "vocab") and not name.startswith("node_band_"):
+        return "is not an array of a compiled gazetteer"
+    return None
 
 
 def _load_array(path: Path) -> np.ndarray:
