@@ -105,6 +105,14 @@ def svm_feature_config() -> FeatureConfig:
 FEATURE_PRESETS = {"core": FeatureConfig, "full": full_feature_config, "svm": svm_feature_config}
 DEFAULT_PRESET = "full"
 
+# Recall-first mode (``tag --recall-first P``, deid_crf.models.candidates): the candidates
+# it proposes beside the CRF's best path (``tokens``: tokens with P(PHI) >= P that the best
+# path left ``O``; ``spans``: spans whose probability of being exactly one entity of a type
+# is >= P), and the longest candidate span in tokens (twice MEDDOCAN train's longest entity,
+# 16 tokens; the search stops sooner wherever the span's prefix falls below P).
+RECALL_FIRST_CANDIDATES = ("tokens", "spans")
+MAX_CANDIDATE_SPAN_TOKENS = 32
+
 
 def hyper_parameter(default: Any, doc: str) -> Any:
     """A config field whose default and meaning are declared together: the estimators

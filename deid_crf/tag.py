@@ -176,8 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--recall-first",
         type=_probability,
         metavar="P",
-        help="CRF models: also mark tokens whose probability of being PHI is at least P (0 < P <= 1), "
-        "off the model's best path (docs/review.md)",
+        help="CRF models: also propose, off the model's best path, the tokens whose probability of being PHI "
+        "is at least P (0 < P <= 1) and the spans whose probability of being one entity of a type is at least P; "
+        "candidate spans may overlap others: brat, json, html and the review file list them all, masked and "
+        "surrogate replace their union (docs/review.md)",
     )
     parser.add_argument(
         "--review-below",

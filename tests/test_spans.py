@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_crf.text.spans import BOTH, MODEL, OFF, PRIORITIES, RULE, PHISpan, combine, non_overlapping
+from deid_crf.text.spans import (
+    BOTH,
+    CANDIDATE,
+    MODEL,
+    OFF,
+    PRIORITIES,
+    RULE,
+    PHISpan,
+    combine,
+    cover,
+    layers,
+    non_overlapping,
+)
 
 TEXT = "Nombre: Ernesto Rivera. Tfno. 916 49 43 00, CP E-28046 Madrid; NHC 1234567 y 7654321.\n" * 2
 TYPES = ("A", "B", "C")
@@ -96,3 +109,38 @@ def test_non_overlapping_prefers_longest_then_earliest():
 def test_span_repr_hides_text():
     span = PHISpan(0, 7, "NOMBRE_SUJETO_ASISTENCIA", text="Zebulonio", replacement="Tomás")
     assert "Zebulonio" not in repr(span) and "Tomás" not in repr(span)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    spans=st.lists(
+        st.tuples(st.integers(0, 30), st.integers(1, 8), st.sampled_from([MODEL, RULE, CANDIDATE]), st.floats(0, 1)),
+        max_size=12,
+    )
+)
+def test_cover_joins_overlapping_spans_over_every_character(spans):
+    given_spans = [PHISpan(a, a + n, f"T{a % 3}", p, source) for a, n, source, p in spans]
+    covered = cover(given_spans)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(covered))  # sorted, no overlap
+    characters = {i for s in given_spans for i in range(s.start, s.end)}
+    assert {i for s in covered for i in range(s.start, s.end)} == characters
+    for span in covered:
+        members = [s for s in given_spans if span.start <= s.start and s.end <= span.end]
+        assert span.type in {s.type for s in members}
+        assert span.lowest_confidence == min(s.lowest_confidence for s in members)
+        if any(s.source != CANDIDATE for s in members):  # a found span leads, not a candidate
+            assert span.source != CANDIDATE
+    layer, rest = layers(given_spans)
+    assert sorted(layer + rest) == sorted(given_spans)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(layer))
+    assert all(any(s.overlaps(kept) for kept in layer) for s in rest)
+
+
+def test_cover_and_layers_prefer_the_found_span_to_a_candidate():
+    found = PHISpan(10, 14, "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)
+    longer = PHISpan(10, 20, "NOMBRE_SUJETO_ASISTENCIA", 0.3, CANDIDATE)
+    other_type = PHISpan(10, 14, "NOMBRE_PERSONAL_SANITARIO", 0.95, CANDIDATE)
+    (joined,) = cover([longer, other_type, found])
+    assert (joined.start, joined.end, joined.type, joined.source) == (10, 20, found.type, MODEL)
+    assert joined.confidence == 0.9 and joined.min_confidence == 0.3
+    assert layers([longer, other_type, found]) == ([found], [other_type, longer])

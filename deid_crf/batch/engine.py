@@ -59,6 +59,7 @@ from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
 from deid_crf.batch.groups import Document, group_key_function
 from deid_crf.batch.keys import KeyFile, group_memories
 from deid_crf.batch.review import REVIEW_SUFFIX, to_review_json
+from deid_crf.config import RECALL_FIRST_CANDIDATES
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
 from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.deid.rules import rule_layer
@@ -432,6 +433,7 @@ def _optional_fingerprint(settings: Settings) -> dict[str, Any]:
     optional: dict[str, Any] = {}
     if settings.recall_first is not None:
         optional["recall_first"] = settings.recall_first
+        optional["recall_candidates"] = list(RECALL_FIRST_CANDIDATES)
     if settings.review_below is not None:
         optional["review_below"] = settings.review_below
     if settings.user_config:

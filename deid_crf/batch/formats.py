@@ -11,6 +11,7 @@ from deid_crf.deid.deidentifier import ANNOTATE, MASKED, SURROGATE, Result
 from deid_crf.io.brat import format_ann
 from deid_crf.text import bio
 from deid_crf.text.document import Document
+from deid_crf.text.spans import layers
 from deid_crf.text.tokenizer import Tokenizer
 
 ANNOTATION_FORMATS = ("brat", "json", "conll", "html")
@@ -80,5 +81,7 @@ def render(result: Result, fmt: str, tokenizer: Tokenizer, review_below: float |
         return to_json(result)
     if fmt == "html":
         return html_page(result, review_below)
-    doc = Document(result.doc_id, result.text, [s.entity for s in result.spans])
-    return to_brat(doc) if fmt == "brat" else to_conll(doc, tokenizer)
+    if fmt == "brat":  # BRAT lists every span, overlapping ones too
+        return to_brat(Document(result.doc_id, result.text, [s.entity for s in result.spans]))
+    # One label per token: the spans that overlap none before them (recall-first candidates may overlap).
+    return to_conll(Document(result.doc_id, result.text, [s.entity for s in layers(result.spans)[0]]), tokenizer)

@@ -3,7 +3,10 @@
 Each span is a ``<mark>`` with a class per entity type (its colour), ``data-type``,
 ``data-start``, ``data-end``, ``data-confidence`` and ``data-source``, and a ``title``
 tooltip with the type and confidence; a span whose lowest token confidence is below
-the review threshold gets the ``doubtful`` class (dashed outline). The style sheet is
+the review threshold gets the ``doubtful`` class (dashed outline). Recall-first span
+candidates that overlap a marked span (:func:`~deid_crf.text.spans.layers`) cannot be
+marked in place: they are listed under the text, each with its offsets, type,
+confidence and text. The style sheet is
 inline, there is no script and no external resource, so the page reads the same
 offline; everything taken from the document (text, ids) is HTML-escaped.
 """
@@ -24,6 +27,7 @@ from deid_crf.deid.deidentifier import Result
 from deid_crf.io.files import atomic_write_text
 from deid_crf.io.markup import MEDDOCAN_TYPES
 from deid_crf.io.names import shown
+from deid_crf.text.spans import PHISpan, layers
 
 if TYPE_CHECKING:
     from deid_crf.batch.engine import WorkItem
@@ -84,18 +88,20 @@ def html_page(result: Result, doubtful_below: float | None = None) -> str:
     """The page of an ``annotate`` result: its original text with every span marked."""
     threshold = DEFAULT_DOUBTFUL if doubtful_below is None else doubtful_below
     text, pieces, cursor = result.text, [], 0
-    for s in result.spans:
+    marked, overlapping = layers(result.spans)
+    for s in marked:
         pieces.append(_text(text[cursor : s.start]))
-        low = s.lowest_confidence
-        classes = type_class(s.type) + (" doubtful" if low < threshold else "")
-        tip = f"{s.type} · confidence {_confidence(s.confidence) or 'n/a'} · {s.source}"
-        pieces.append(
-            f'<mark class="{classes}" data-type="{escape(s.type)}" data-start="{s.start}" data-end="{s.end}" '
-            f'data-confidence="{_confidence(s.confidence)}" data-min-confidence="{_confidence(low)}" '
-            f'data-source="{escape(s.source)}" title="{escape(tip)}">{_text(text[s.start : s.end])}</mark>'
-        )
+        pieces.append(_mark(s, text, threshold))
         cursor = s.end
     pieces.append(_text(text[cursor:]))
+    alternatives = "".join(
+        f"<tr><td>{s.start}–{s.end}</td><td>{_mark(s, text, threshold)}</td></tr>\n" for s in overlapping
+    )
+    if alternatives:
+        alternatives = (
+            f"<h2>{len(overlapping)} overlapping candidate(s)</h2>\n"
+            f'<table class="alternatives">\n{alternatives}</table>\n'
+        )
     types = [s.type for s in result.spans]
     legend = "".join(
         f'<tr><td><mark class="{type_class(t)}">{escape(t)}</mark></td><td>{types.count(t)}</td></tr>'
@@ -110,7 +116,20 @@ def html_page(result: Result, doubtful_below: float | None = None) -> str:
         f"<p>{len(result.spans)} span(s); dashed: lowest token confidence below {threshold:g}.</p>\n"
         f'<table class="legend">{legend}</table>\n'
         f'<div class="doc">{"".join(pieces)}</div>\n'
+        f"{alternatives}"
         "</body></html>\n"
+    )
+
+
+def _mark(s: PHISpan, text: str, threshold: float) -> str:
+    """The ``<mark>`` of span ``s`` of ``text``."""
+    low = s.lowest_confidence
+    classes = type_class(s.type) + (" doubtful" if low < threshold else "")
+    tip = f"{s.type} · confidence {_confidence(s.confidence) or 'n/a'} · {s.source}"
+    return (
+        f'<mark class="{classes}" data-type="{escape(s.type)}" data-start="{s.start}" data-end="{s.end}" '
+        f'data-confidence="{_confidence(s.confidence)}" data-min-confidence="{_confidence(low)}" '
+        f'data-source="{escape(s.source)}" title="{escape(tip)}">{_text(text[s.start : s.end])}</mark>'
     )
 
 

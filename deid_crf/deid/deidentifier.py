@@ -18,6 +18,11 @@ Modes:
 * ``annotate``: the text is unchanged; the spans say what was found.
 
 Everything outside the spans is copied unchanged, character for character.
+
+Recall-first span candidates may overlap other spans (another boundary or type of the
+same words): :meth:`Deidentifier.find` and ``annotate`` results list them all, while the
+masked and surrogate modes replace the union of overlapping spans
+(:func:`~deid_crf.text.spans.cover`), so no character any candidate covers stays in clear.
 """
 
 from __future__ import annotations
@@ -29,13 +34,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from deid_crf.config import RECALL_FIRST_CANDIDATES
 from deid_crf.deid.audit import Survivor, audit, identifying_words, mask_survivors
 from deid_crf.deid.groups import GroupMemory, GroupSecret, GroupSurrogates
 from deid_crf.deid.rules import NAME_TYPES, RuleLayer, propagate_names, rule_layer
 from deid_crf.deid.surrogates import DEFAULT_KEEP, DocumentSurrogates, Vocabulary, document_seed
 from deid_crf.models import Tagger, load_model
 from deid_crf.models.candidates import ScoredEntity
-from deid_crf.text.spans import CANDIDATE, MODEL, PHISpan
+from deid_crf.text.spans import CANDIDATE, MODEL, PHISpan, cover
 
 MASKED = "masked"
 SURROGATE = "surrogate"
@@ -162,8 +168,9 @@ class Deidentifier:
     ``mask``, ``surrogate``, ``keep`` or ``hash`` (``hash_value(type, text)``) in the
     masked and surrogate modes, overriding the mode's own replacement for those types
     (a kept span is not audited). ``recall_threshold`` (CRF models) adds the
-    recall-first candidates of :mod:`deid_crf.models.candidates` to the model's spans
-    before the rule layer.
+    recall-first ``recall_candidates`` of :mod:`deid_crf.models.candidates`: token
+    candidates join the model's spans before the rule layer, span candidates (which
+    may overlap any span) are added after it.
     """
 
     def __init__(
@@ -180,6 +187,7 @@ class Deidentifier:
         recall_threshold: float | None = None,
         actions: Mapping[str, str] | None = None,
         hash_value: Callable[[str, str], str] | None = None,
+        recall_candidates: Sequence[str] = RECALL_FIRST_CANDIDATES,
     ):
         if recall_threshold is not None and not getattr(tagger, "has_marginals", False):
             raise UnsupportedOption(f"recall-first mode needs a CRF model; {type(tagger).__name__} has no marginals")
@@ -187,6 +195,7 @@ class Deidentifier:
         self.strict = strict
         self.secret = secret
         self.recall_threshold = recall_threshold
+        self.recall_candidates = tuple(recall_candidates)
         self.actions = dict(actions or {})
         unknown = sorted(set(self.actions.values()) - set(ACTIONS))
         if unknown:
@@ -208,12 +217,17 @@ class Deidentifier:
         return self._vocabulary
 
     def find(self, texts: Sequence[str], confidence: bool = True) -> list[list[PHISpan]]:
-        """PHI spans of each text: the model's (with confidences) merged with the rules'.
-        With ``confidence=False`` the model's spans (the same ones) are found faster,
-        without their confidences, which are then NaN: for outputs that do not show them."""
+        """PHI spans of each text, sorted: the model's (with confidences) merged with
+        the rules', which never overlap, then the recall-first span candidates, which
+        may. With ``confidence=False`` the model's spans (the same ones) are found
+        faster, without their confidences, which are then NaN: for outputs that do not
+        show them."""
+        alternatives: list[list[PHISpan]] = [[] for _ in texts]
         if confidence or self.recall_threshold is not None or self.rules.thresholds:
             if hasattr(self.tagger, "tag_texts_scored"):
-                found = self.tagger.tag_texts_scored(list(texts), recall_threshold=self.recall_threshold)
+                found = self.tagger.tag_texts_scored(
+                    list(texts), recall_threshold=self.recall_threshold, candidates=self.recall_candidates
+                )
             else:  # a tagger of one's own with confidences only: each its entity's lowest too
                 found = [
                     [ScoredEntity(e, c, c) for e, c in entities]
@@ -233,12 +247,23 @@ class Deidentifier:
                 ]
                 for entities in found
             ]
+            alternatives = [
+                [span for span, s in zip(spans, entities, strict=True) if s.alternative]
+                for spans, entities in zip(model_spans, found, strict=True)
+            ]
+            model_spans = [
+                [span for span, s in zip(spans, entities, strict=True) if not s.alternative]
+                for spans, entities in zip(model_spans, found, strict=True)
+            ]
         else:
             model_spans = [
                 [PHISpan(e.start, e.end, e.type, math.nan) for e in entities]
                 for entities in self.tagger.tag_texts(list(texts))
             ]
-        return [self.rules.apply(text, spans) for text, spans in zip(texts, model_spans, strict=True)]
+        return [
+            _with_alternatives(self.rules.apply(text, spans), extra)
+            for text, spans, extra in zip(texts, model_spans, alternatives, strict=True)
+        ]
 
     @property
     def _kept_words(self) -> frozenset[str]:
@@ -285,10 +310,9 @@ class Deidentifier:
         patient group's, :meth:`deidentify_group`)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose from {MODES}")
-        spans = sorted(spans)
         if mode == ANNOTATE:
-            _, done = replace_spans(text, spans, lambda s: s.text)
-            return Result(doc_id, text, [replace(s, replacement=None) for s in done], mode)
+            return Result(doc_id, text, annotated_spans(text, spans), mode)
+        spans = cover(spans)
         default_action = MASK if mode == MASKED else SURROGATE_ACTION
         needs_surrogates = mode == SURROGATE or SURROGATE_ACTION in self.actions.values()
         if surrogates is None and needs_surrogates:
@@ -402,6 +426,23 @@ class Deidentifier:
         return self.deidentify_many([text], mode, [doc_id], confidence)[0]
 
 
+def _with_alternatives(spans: list[PHISpan], alternatives: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus the ``alternatives`` that are not one of them (same offsets and type), sorted."""
+    known = {s.entity for s in spans}
+    return sorted(spans + [s for s in alternatives if s.entity not in known])
+
+
+def annotated_spans(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` sorted, each with its ``text`` (no replacement); they may overlap.
+    ``ValueError`` (offsets and type only) for a span outside ``text`` or empty."""
+    done = []
+    for span in sorted(spans):
+        if span.start < 0 or span.end > len(text) or span.start >= span.end:
+            raise ValueError(f"span {span.start}-{span.end} ({span.type}) lies outside the text or is empty")
+        done.append(replace(span, text=text[span.start : span.end], replacement=None))
+    return done
+
+
 def propagate_across(
     texts: Sequence[str],
     found: Sequence[Sequence[PHISpan]],
@@ -410,9 +451,15 @@ def propagate_across(
 ) -> list[list[PHISpan]]:
     """The spans of each document of a group plus the occurrences of the names found
     in the other documents (in the order of their ids) and in ``memory``
-    (:func:`~deid_crf.deid.rules.propagate_names`; a document's own names first)."""
+    (:func:`~deid_crf.deid.rules.propagate_names`; a document's own names first).
+    Recall-first candidates are not propagated: a doubtful name stays where it was proposed."""
     order = sorted(range(len(texts)), key=lambda i: doc_ids[i])
-    known = [(texts[j][s.start : s.end], s.type, s.confidence) for j in order for s in found[j] if s.type in NAME_TYPES]
+    known = [
+        (texts[j][s.start : s.end], s.type, s.confidence)
+        for j in order
+        for s in found[j]
+        if s.type in NAME_TYPES and s.source != CANDIDATE
+    ]
     if memory is not None:
         known += [(name, type_, 1.0) for name, type_ in sorted(memory.names.items())]
     return [propagate_names(text, spans, known=known) for text, spans in zip(texts, found, strict=True)]

@@ -21,10 +21,10 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from deid_crf import resources
-from deid_crf.config import FeatureConfig, TaggerConfig, TokenizerConfig
+from deid_crf.config import RECALL_FIRST_CANDIDATES, FeatureConfig, TaggerConfig, TokenizerConfig
 from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.io.persistence import ModelFormat, invalid_config, read_model_dir, write_model_dir
-from deid_crf.models.candidates import ScoredEntity, scored_entities
+from deid_crf.models.candidates import CANDIDATE_KINDS, SPAN_CANDIDATES, ScoredEntity, scored_entities
 from deid_crf.parallel import map_chunks
 from deid_crf.scoring.meddocan import score_documents
 from deid_crf.text import bio
@@ -102,12 +102,14 @@ class _ChunkTagger:
         with_confidence: bool,
         scored: bool = False,
         recall_threshold: float | None = None,
+        candidates: Sequence[str] = RECALL_FIRST_CANDIDATES,
     ):
         self.tagger = tagger
         self.pipeline = pipeline
         self.with_confidence = with_confidence
         self.scored = scored
         self.recall_threshold = recall_threshold
+        self.candidates = tuple(candidates)
 
     def __call__(self, texts: Sequence[str]) -> list:
         table = self.pipeline.tokenizer(texts)
@@ -115,11 +117,14 @@ class _ChunkTagger:
             if self.recall_threshold is None:
                 labels, confidences = self.tagger._labels_with_confidence(self.pipeline, table)
                 return scored_entities(table, labels, confidences)
-            labels, marginals, names = self.tagger._label_marginals(self.pipeline, table)
+            span_threshold = self.recall_threshold if SPAN_CANDIDATES in self.candidates else None
+            labels, marginals, names, spans = self.tagger._label_marginals(self.pipeline, table, span_threshold)
             index = {name: k for k, name in enumerate(names)}
             chosen = np.fromiter((index[label] for label in labels.tolist()), dtype=np.int64, count=len(labels))
             confidences = marginals[np.arange(len(labels)), chosen]
-            return scored_entities(table, labels, confidences, marginals, names, self.recall_threshold)
+            return scored_entities(
+                table, labels, confidences, marginals, names, self.recall_threshold, spans, self.candidates
+            )
         if self.with_confidence:
             return entity_confidences(table, *self.tagger._labels_with_confidence(self.pipeline, table))
         return bio.decode(table, self.tagger._labels(self.pipeline, table))
@@ -198,10 +203,13 @@ class TaggerBase(Estimator, ABC):
         """The predicted BIO label (object array of str) and its confidence (floats)
         for every token of ``table``."""
 
-    def _label_marginals(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    def _label_marginals(
+        self, pipeline: Pipeline, table: TokenTable, span_threshold: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, list[str], list[list[ScoredEntity]] | None]:
         """The predicted label of every token of ``table``, its probability of every
-        label (tokens × labels) and the label names of the columns; only where
-        :attr:`has_marginals`."""
+        label (tokens × labels), the label names of the columns and, with
+        ``span_threshold``, each document's span candidates of at least that probability
+        (:func:`~deid_crf.models.candidates.span_candidates`); only where :attr:`has_marginals`."""
         raise NotImplementedError(f"{type(self).__name__} gives no per-label probabilities")
 
     def _labels(self, pipeline: Pipeline, table: TokenTable) -> np.ndarray:
@@ -218,13 +226,14 @@ class TaggerBase(Estimator, ABC):
         with_confidence: bool,
         scored: bool = False,
         recall_threshold: float | None = None,
+        candidates: Sequence[str] = RECALL_FIRST_CANDIDATES,
     ) -> list:
         check_is_fitted(self)
         texts = check_texts(texts)
         if not texts:
             return []
         self._prepare_tagging()
-        worker = _ChunkTagger(self, self._pipeline(), with_confidence, scored, recall_threshold)
+        worker = _ChunkTagger(self, self._pipeline(), with_confidence, scored, recall_threshold, candidates)
         parts = map_chunks(worker, texts, self.n_jobs if n_jobs is None else n_jobs)
         return [entities for part in parts for entities in part]
 
@@ -241,18 +250,26 @@ class TaggerBase(Estimator, ABC):
         return self._tag(texts, n_jobs, with_confidence=True)
 
     def tag_texts_scored(
-        self, texts: Sequence[str], n_jobs: int | None = None, recall_threshold: float | None = None
+        self,
+        texts: Sequence[str],
+        n_jobs: int | None = None,
+        recall_threshold: float | None = None,
+        candidates: Sequence[str] = RECALL_FIRST_CANDIDATES,
     ) -> list[list[ScoredEntity]]:
         """Like :meth:`tag_texts_with_confidence`, each entity as a
         :class:`~deid_crf.models.candidates.ScoredEntity` (mean and lowest token
         confidence); with ``recall_threshold`` (taggers with :attr:`has_marginals`),
-        recall-first candidates are added (:mod:`deid_crf.models.candidates`)."""
+        recall-first ``candidates`` are added (:mod:`deid_crf.models.candidates`): span
+        candidates may overlap the other entities."""
         if recall_threshold is not None:
             if not self.has_marginals:
                 raise ValueError(f"recall-first mode needs a CRF model; {type(self).__name__} has no marginals")
             if not 0.0 < recall_threshold <= 1.0:
                 raise ValueError(f"recall threshold must be in (0, 1], not {recall_threshold}")
-        return self._tag(texts, n_jobs, with_confidence=True, scored=True, recall_threshold=recall_threshold)
+            unknown = sorted(set(candidates) - set(CANDIDATE_KINDS))
+            if unknown:
+                raise ValueError(f"unknown candidate kinds {unknown}; choose from {CANDIDATE_KINDS}")
+        return self._tag(texts, n_jobs, True, True, recall_threshold, candidates)
 
     def predict(self, X: Sequence[Document]) -> list[list[Entity]]:
         """The entities of each document of ``X`` (their gold entities are not used)."""

@@ -2,13 +2,23 @@
 recall-first candidates that the CRF's marginals suggest beside its best path.
 
 A token's confidence is the marginal probability of the label it ends up with.
-Recall-first mode (``recall_threshold``): a token the best path labels ``O`` but whose
-probability of being PHI at all, ``1 - P(O)``, reaches the threshold becomes a
-candidate, typed by its most probable entity type (``P(B-X) + P(I-X)``), ``B-`` or ``I-``
-by the larger of the two and BIO-repaired with the rest (:func:`deid_crf.text.bio.decode`).
-A candidate token's confidence is the probability of its type, below 0.5 by
-construction whenever the best path chose ``O``: candidates are the doubtful spans a
-reviewer sees first (``--review-below``).
+Recall-first mode (``recall_threshold`` P) proposes two kinds of candidates
+(:data:`~deid_crf.config.RECALL_FIRST_CANDIDATES`):
+
+* ``tokens``: a token the best path labels ``O`` but whose probability of being PHI at
+  all, ``1 - P(O)``, reaches P, typed by its most probable entity type (``P(B-X) +
+  P(I-X)``), ``B-`` or ``I-`` by the larger of the two and BIO-repaired with the rest
+  (:func:`deid_crf.text.bio.decode`). Its confidence is the probability of its type,
+  below 0.5 by construction. These never overlap the best path's entities, and cover
+  every token that P says could be PHI.
+* ``spans``: every span whose probability of being exactly one entity of a type (``B-X``
+  on its first token, ``I-X`` through its last, no ``I-X`` after) reaches P
+  (:func:`deid_crf.models.crf_decode.span_marginals`), other than the entities already
+  found; its confidence is that probability. These are *alternatives*: they may overlap
+  the best path's entities and each other (another boundary or type of the same words),
+  so they can correct what the best path got wrong, not only what it missed.
+
+Candidates are the doubtful spans a reviewer sees first (``--review-below``).
 """
 
 from __future__ import annotations
@@ -18,16 +28,22 @@ from typing import NamedTuple
 
 import numpy as np
 
+from deid_crf.models.crf_decode import SpanMarginals
 from deid_crf.text import bio
 from deid_crf.text.document import Entity
 from deid_crf.text.table import TokenTable
 
+TOKEN_CANDIDATES = "tokens"
+SPAN_CANDIDATES = "spans"
+CANDIDATE_KINDS = (TOKEN_CANDIDATES, SPAN_CANDIDATES)
+
 
 class ScoredEntity(NamedTuple):
     entity: Entity
-    confidence: float  # mean token confidence
-    min_confidence: float  # lowest token confidence
+    confidence: float  # mean token confidence (a span candidate: its probability)
+    min_confidence: float  # lowest token confidence (a span candidate: its probability)
     candidate: bool = False  # added by recall-first mode, not on the model's best path
+    alternative: bool = False  # a span candidate: it may overlap any other entity
 
 
 def _entity_scores(
@@ -70,6 +86,40 @@ def candidate_labels(marginals: np.ndarray, label_names: Sequence[str], threshol
     return labels, confidence
 
 
+def span_candidates(table: TokenTable, spans: SpanMarginals, type_names: Sequence[str]) -> list[list[ScoredEntity]]:
+    """The span candidates of every document of ``table``: one alternative per span of
+    ``spans`` (types indexing ``type_names``), its probability as its confidence."""
+    document = np.searchsorted(table.doc_bounds[:, 1], spans.first, side="right")
+    out: list[list[ScoredEntity]] = [[] for _ in range(len(table.doc_bounds))]
+    for d, first, last, kind, p in zip(
+        document.tolist(),
+        spans.first.tolist(),
+        spans.last.tolist(),
+        spans.types.tolist(),
+        spans.probability.tolist(),
+        strict=True,
+    ):
+        entity = Entity(int(table.start[first]), int(table.end[last]), type_names[kind])
+        out[d].append(ScoredEntity(entity, p, p, candidate=True, alternative=True))
+    return out
+
+
+def k_best_entities(
+    table: TokenTable, paths: np.ndarray, totals: np.ndarray, label_names: Sequence[str]
+) -> list[list[Entity]]:
+    """The entities of every document of ``table`` on any of the label sequences
+    ``paths`` (:func:`~deid_crf.models.crf_decode.k_best`; those of score ``-inf`` do not
+    exist), each once, in text order."""
+    names = np.array(list(label_names), dtype=object)
+    found: list[set[Entity]] = [set() for _ in range(len(table.doc_bounds))]
+    for path, total in zip(paths, totals, strict=True):
+        labels = names[path]
+        labels[np.isneginf(total)] = bio.OUTSIDE
+        for entities, more in zip(found, bio.decode(table, labels), strict=True):
+            entities.update(more)
+    return [sorted(entities) for entities in found]
+
+
 def scored_entities(
     table: TokenTable,
     labels: np.ndarray,
@@ -77,17 +127,31 @@ def scored_entities(
     marginals: np.ndarray | None = None,
     label_names: Sequence[str] = (),
     recall_threshold: float | None = None,
+    spans: list[list[ScoredEntity]] | None = None,
+    candidates: Sequence[str] = CANDIDATE_KINDS,
 ) -> list[list[ScoredEntity]]:
     """The entities of every document of ``table`` decoded from ``labels`` (the best
-    path) with their token ``confidences``, then, with ``recall_threshold`` (which
-    needs every token's ``marginals`` over ``label_names``), the candidates found in
-    the tokens the best path left ``O``, each document's list in text order."""
+    path) with their token ``confidences``, then, with ``recall_threshold``, the
+    ``candidates``: ``tokens`` (needs every token's ``marginals`` over ``label_names``)
+    and ``spans`` (the span candidates of :func:`span_candidates`, without those
+    already found), each document's list in text order."""
     scored = _entity_scores(table, bio.decode(table, labels), np.asarray(confidences, dtype=np.float64), False)
     if recall_threshold is None:
         return scored
-    if marginals is None:
-        raise ValueError("recall-first candidates need the token marginals")
-    cand, cand_confidence = candidate_labels(marginals, label_names, recall_threshold)
-    cand[np.asarray(labels, dtype=object) != bio.OUTSIDE] = bio.OUTSIDE  # the best path's tokens stay its own
-    extra = _entity_scores(table, bio.decode(table, cand), cand_confidence, True)
-    return [sorted(a + b, key=lambda s: s.entity.start) for a, b in zip(scored, extra, strict=True)]
+    unknown = sorted(set(candidates) - set(CANDIDATE_KINDS))
+    if unknown:
+        raise ValueError(f"unknown candidate kinds {unknown}; choose from {CANDIDATE_KINDS}")
+    if TOKEN_CANDIDATES in candidates:
+        if marginals is None:
+            raise ValueError("token candidates need the token marginals")
+        cand, cand_confidence = candidate_labels(marginals, label_names, recall_threshold)
+        cand[np.asarray(labels, dtype=object) != bio.OUTSIDE] = bio.OUTSIDE  # the best path's tokens stay its own
+        extra = _entity_scores(table, bio.decode(table, cand), cand_confidence, True)
+        scored = [a + b for a, b in zip(scored, extra, strict=True)]
+    if SPAN_CANDIDATES in candidates:
+        if spans is None:
+            raise ValueError("span candidates need the span marginals")
+        for found, alternatives in zip(scored, spans, strict=True):
+            known = {s.entity for s in found}
+            found.extend(s for s in alternatives if s.entity not in known)
+    return [sorted(found, key=lambda s: (s.entity.start, s.entity.end, s.entity.type)) for found in scored]

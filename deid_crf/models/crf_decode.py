@@ -11,7 +11,9 @@ CRFsuite's model has no start or end weights: a path scores
 ``Σ state[x_t, y_t] + Σ transition[y_{t-1}, y_t]``, which is what :func:`viterbi`
 maximises, breaking ties towards the lower label index as CRFsuite does.
 :func:`marginals` runs forward–backward over the same scores, giving each token's
-label probabilities (CRFsuite's ``Tagger.marginal``), the confidences of the outputs.
+label probabilities (CRFsuite's ``Tagger.marginal``), the confidences of the outputs;
+:func:`span_marginals` uses the same messages for the probability that a span is exactly
+one entity of a type, and :func:`k_best` finds each sentence's ``k`` best label sequences.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from deid_crf.config import MAX_CANDIDATE_SPAN_TOKENS
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.text.table import TokenTable
 
@@ -98,12 +101,42 @@ class CRFWeights:
         confidence = marginals(scores, self.transitions, table.sent_bounds)[np.arange(len(best)), best]
         return np.array(self.labels, dtype=object)[best], confidence
 
-    def tag_with_marginals(self, featurizer: Featurizer, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
-        """The best label of every token of ``table`` (as :meth:`tag`) and its
-        probability of every label (columns in the order of :attr:`labels`)."""
+    def tag_with_marginals(
+        self,
+        featurizer: Featurizer,
+        table: TokenTable,
+        span_threshold: float | None = None,
+        max_span_tokens: int = MAX_CANDIDATE_SPAN_TOKENS,
+    ) -> tuple[np.ndarray, np.ndarray, SpanMarginals | None]:
+        """The best label of every token of ``table`` (as :meth:`tag`), its
+        probability of every label (columns in the order of :attr:`labels`) and, with
+        ``span_threshold``, the spans of at most ``max_span_tokens`` tokens whose
+        probability of being one entity reaches it (:func:`span_marginals`; types
+        indexing :meth:`entity_labels`' types)."""
         scores = self.scores(featurizer, table)
         best = viterbi(scores, self.transitions, table.sent_bounds)
-        return np.array(self.labels, dtype=object)[best], marginals(scores, self.transitions, table.sent_bounds)
+        messages = forward_backward(scores, self.transitions, table.sent_bounds)
+        spans = None
+        if span_threshold is not None:
+            _, begin, inside = self.entity_labels()
+            spans = span_marginals(
+                scores, self.transitions, table.sent_bounds, begin, inside, span_threshold, max_span_tokens, messages
+            )
+        return np.array(self.labels, dtype=object)[best], _normalised(*messages), spans
+
+    def k_best(self, featurizer: Featurizer, table: TokenTable, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each sentence's ``k`` best label sequences (:func:`k_best`: label indices
+        into :attr:`labels`, and their scores)."""
+        return k_best(self.scores(featurizer, table), self.transitions, table.sent_bounds, k)
+
+    def entity_labels(self) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The entity types that have a ``B-`` label (sorted), and the index of each
+        one's ``B-`` and ``I-`` label (-1: no ``I-`` label)."""
+        index = {name: i for i, name in enumerate(self.labels)}
+        types = sorted(name[2:] for name in self.labels if name.startswith("B-"))
+        begin = np.array([index["B-" + t] for t in types], dtype=np.int64)
+        inside = np.array([index.get("I-" + t, -1) for t in types], dtype=np.int64)
+        return types, begin, inside
 
 
 def _strings(data: bytes, offset: int, count: int) -> list[str]:
@@ -178,15 +211,39 @@ def _viterbi_block(
 
 def marginals(scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray) -> np.ndarray:
     """Per token, the probability of each label given its sentence, under the same path
-    scores as :func:`viterbi` (forward–backward; a token outside every sentence gets
-    zeros). Messages stay in log space; sentences advance together, longest first, as
-    in :func:`viterbi`, and each step sums over the previous (next) label with one
-    matrix product (:func:`_log_product`)."""
+    scores as :func:`viterbi` (forward–backward, :func:`forward_backward`; a token
+    outside every sentence gets zeros)."""
+    return _normalised(*forward_backward(scores, transitions, sent_bounds))
+
+
+def _normalised(log_alpha: np.ndarray, log_beta: np.ndarray) -> np.ndarray:
+    """The marginals of :func:`forward_backward`'s messages (zeros outside sentences)."""
+    joint = log_alpha + log_beta
+    inside = np.isfinite(joint).any(axis=1)
+    out = np.zeros_like(joint)
+    joint = joint[inside]
+    joint = np.exp(joint - joint.max(axis=1, keepdims=True))
+    out[inside] = joint / joint.sum(axis=1, keepdims=True)
+    return out
+
+
+def forward_backward(
+    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per token, the log forward and log backward messages (tokens × labels): ``log
+    alpha[t, y]`` sums the scores of the sentence's prefixes ending in ``y`` at ``t``,
+    ``log beta[t, y]`` those of its suffixes after ``t`` given ``y`` there (0 at the
+    last token), so ``alpha + beta`` is a label's unnormalised log marginal and any
+    label's ``logsumexp`` of it the sentence's log partition function. Tokens outside
+    every sentence get ``-inf``. Sentences advance together, longest first, as in
+    :func:`viterbi`, and each step sums over the previous (next) label with one matrix
+    product (:class:`_LogProduct`)."""
     n, k = scores.shape
-    out = np.zeros((n, k), dtype=np.float64)
+    log_alpha = np.full((n, k), -np.inf, dtype=np.float64)
+    log_beta = np.full((n, k), -np.inf, dtype=np.float64)
     bounds = sent_bounds[sent_bounds[:, 1] > sent_bounds[:, 0]]
     if n == 0 or len(bounds) == 0:
-        return out
+        return log_alpha, log_beta
     scores = np.asarray(scores, dtype=np.float64)
     transitions = np.asarray(transitions, dtype=np.float64)
     lengths = bounds[:, 1] - bounds[:, 0]
@@ -198,27 +255,23 @@ def marginals(scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarr
     # BLAS spends more time waking and joining its threads than multiplying, and its
     # spinning threads slow the rest of the process (several times, on 2 cores).
     with _thread_pools().limit(limits=1, user_api="blas"):
-        # Forward: ``out`` holds every token's log alpha.
         alpha = scores[starts].copy()
-        out[starts] = alpha
+        log_alpha[starts] = alpha
         forward = _LogProduct(transitions)
         for t in range(1, steps):
             m = int(running[t])
             tokens = starts[:m] + t
             alpha[:m] = forward(alpha[:m]) + scores[tokens]
-            out[tokens] = alpha[:m]
-        # Backward: log beta is 0 at a sentence's last token; ``out`` becomes the marginals.
+            log_alpha[tokens] = alpha[:m]
         beta = np.zeros_like(alpha)
         backward = _LogProduct(transitions.T)
         for t in range(steps - 1, -1, -1):
             m = int(running[t])
             tokens = starts[:m] + t
-            joint = out[tokens] + beta[:m]
-            joint = np.exp(joint - joint.max(axis=1, keepdims=True))
-            out[tokens] = joint / joint.sum(axis=1, keepdims=True)
+            log_beta[tokens] = beta[:m]
             if t:
                 beta[:m] = backward(scores[tokens] + beta[:m])
-    return out
+    return log_alpha, log_beta
 
 
 @functools.cache
@@ -253,3 +306,194 @@ class _LogProduct:
             peak = terms.max(axis=1)
             out[low] = peak + np.log(np.exp(terms - peak[:, None, :]).sum(axis=1))
         return out
+
+
+@dataclass(frozen=True)
+class SpanMarginals:
+    """Candidate spans of one type each and their probability: tokens ``first[s]`` …
+    ``last[s]`` form exactly one entity of type ``types[s]`` (an index into the type
+    list given to :func:`span_marginals`) with ``probability[s]``."""
+
+    first: np.ndarray  # int64, first token
+    last: np.ndarray  # int64, last token (inclusive)
+    types: np.ndarray  # int64, index of the entity type
+    probability: np.ndarray  # float64
+
+
+def sentence_ends(sent_bounds: np.ndarray, n: int) -> np.ndarray:
+    """Per token, the end (exclusive) of its sentence; 0 outside every sentence."""
+    ends = np.zeros(n, dtype=np.int64)
+    for a, b in np.asarray(sent_bounds).tolist():
+        ends[a:b] = b
+    return ends
+
+
+def span_marginals(
+    scores: np.ndarray,
+    transitions: np.ndarray,
+    sent_bounds: np.ndarray,
+    begin: np.ndarray,
+    inside: np.ndarray,
+    threshold: float,
+    max_tokens: int,
+    messages: tuple[np.ndarray, np.ndarray] | None = None,
+) -> SpanMarginals:
+    """Every span of at most ``max_tokens`` tokens whose probability of being exactly
+    one entity of type ``T`` is at least ``threshold``: label ``begin[T]`` (``B-T``) at
+    its first token, ``inside[T]`` (``I-T``) at the others, and not ``I-T`` after its
+    last token (or the sentence ends there); ``inside[T] = -1`` where the model has no
+    ``I-T`` label (its entities of type ``T`` are one token long).
+
+    Its probability is ``exp(alpha[i, B] + Σ (transition + score of I-T) + gamma -
+    log Z)``, where ``gamma`` sums the suffixes after the span that do not continue it
+    (every next label but ``I-T``). The probability that the tokens ``i … j`` all carry
+    the span's labels (the prefix, ``… + beta[j, I-T]``) only falls as ``j`` grows and
+    bounds every longer span's, so a start is extended only while it reaches
+    ``threshold``: the search visits few spans beyond those returned. ``messages``:
+    :func:`forward_backward`'s output when already computed."""
+    scores = np.asarray(scores, dtype=np.float64)
+    transitions = np.asarray(transitions, dtype=np.float64)
+    begin, inside = np.asarray(begin, dtype=np.int64), np.asarray(inside, dtype=np.int64)
+    n, _ = scores.shape
+    log_alpha, log_beta = forward_backward(scores, transitions, sent_bounds) if messages is None else messages
+    empty = SpanMarginals(*(np.zeros(0, dtype=np.int64),) * 3, np.zeros(0, dtype=np.float64))
+    if n == 0 or len(begin) == 0 or max_tokens < 1:
+        return empty
+    ends = sentence_ends(sent_bounds, n)
+    joint = log_alpha + log_beta
+    top = joint.max(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        log_z = (top + np.log(np.exp(joint - top).sum(axis=1, keepdims=True)))[:, 0]
+    # Pruning a prefix a hair below the threshold: rounding cannot drop a span that reaches it.
+    floor = np.log(threshold) - 1e-9 if threshold > 0 else -np.inf
+    # Starts: P(B-T at i) = exp(alpha + beta - log Z) reaching the threshold.
+    start_log = log_alpha[:, begin] + log_beta[:, begin] - log_z[:, None]  # (tokens, types)
+    first, kind = np.nonzero(np.isfinite(start_log) & (start_log >= floor))
+    running = log_alpha[first, begin[kind]]  # score of the prefix up to its last token
+    label = begin[kind]
+    last = first.copy()
+    found: list[tuple[np.ndarray, ...]] = []
+    while len(first):
+        span_log = running + _log_stop(scores, transitions, log_beta, ends, last, label, inside[kind]) - log_z[first]
+        keep = span_log >= (np.log(threshold) if threshold > 0 else -np.inf)
+        found.append((first[keep], last[keep], kind[keep], np.minimum(np.exp(span_log[keep]), 1.0)))
+        # Extend by one I-T token while the sentence goes on, the length allows and the prefix reaches the floor.
+        grow = (last + 1 < ends[last]) & (last + 1 - first < max_tokens) & (inside[kind] >= 0)
+        first, kind, running, label, last = first[grow], kind[grow], running[grow], label[grow], last[grow] + 1
+        running = running + transitions[label, inside[kind]] + scores[last, inside[kind]]
+        label = inside[kind]
+        alive = running + log_beta[last, label] - log_z[first] >= floor
+        first, kind, running, label, last = first[alive], kind[alive], running[alive], label[alive], last[alive]
+    if not found:
+        return empty
+    parts = [np.concatenate(column) for column in zip(*found, strict=True)]
+    order = np.lexsort((parts[2], parts[1], parts[0]))
+    return SpanMarginals(*(part[order] for part in parts))
+
+
+def _log_stop(
+    scores: np.ndarray,
+    transitions: np.ndarray,
+    log_beta: np.ndarray,
+    ends: np.ndarray,
+    last: np.ndarray,
+    label: np.ndarray,
+    inside: np.ndarray,
+) -> np.ndarray:
+    """For spans ending at token ``last`` with ``label`` there: the log sum of the
+    sentence's suffixes after ``last`` whose next label is not ``inside`` (0 where the
+    sentence ends at ``last``: the empty suffix)."""
+    out = np.zeros(len(last), dtype=np.float64)
+    more = np.flatnonzero(last + 1 < ends[last])
+    if len(more):
+        nxt = last[more] + 1
+        terms = transitions[label[more]] + scores[nxt] + log_beta[nxt]  # (spans, next label)
+        stops = np.flatnonzero(inside[more] >= 0)
+        terms[stops, inside[more][stops]] = -np.inf
+        peak = terms.max(axis=1, keepdims=True)
+        out[more] = (peak + np.log(np.exp(terms - peak).sum(axis=1, keepdims=True)))[:, 0]
+    return out
+
+
+# Sentences decoded together by :func:`k_best`, whose work array is K times Viterbi's.
+K_BEST_BLOCK = 256
+
+
+def k_best(
+    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per sentence, its ``k`` best label sequences under :func:`viterbi`'s scores (list
+    Viterbi: the ``k`` best partial paths into every label at every step). Returns
+    ``paths`` (``k`` × tokens: label indices of the ``r``-th best path of each
+    token's sentence) and ``totals`` (``k`` × tokens: that path's score; ``-inf`` and
+    label 0 where the sentence has fewer than ``r + 1`` sequences). The first path is
+    :func:`viterbi`'s up to ties."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, not {k}")
+    n, labels = scores.shape
+    paths = np.zeros((k, n), dtype=np.int64)
+    totals = np.full((k, n), -np.inf, dtype=np.float64)
+    bounds = sent_bounds[sent_bounds[:, 1] > sent_bounds[:, 0]]
+    if n == 0 or len(bounds) == 0:
+        return paths, totals
+    scores = np.asarray(scores, dtype=np.float64)
+    lengths = bounds[:, 1] - bounds[:, 0]
+    order = np.argsort(-lengths, kind="stable")
+    starts, lengths = bounds[order, 0], lengths[order]
+    incoming = np.asarray(transitions, dtype=np.float64).T  # (next, previous)
+    # back[t, y, r]: the (previous label, its rank) of the r-th best path into y at t, flattened.
+    back = np.zeros((n, labels, k), dtype=np.int16 if labels * k < 2**15 else np.int64)
+    for first in range(0, len(starts), K_BEST_BLOCK):
+        block = slice(first, first + K_BEST_BLOCK)
+        _k_best_block(scores, incoming, starts[block], lengths[block], k, back, paths, totals)
+    paths[np.isneginf(totals)] = 0
+    return paths, totals
+
+
+def _top_k(values: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` largest of each row of ``values`` (..., m), best first;
+    equal values in index order."""
+    if values.shape[-1] > k:
+        candidates = np.sort(np.argpartition(-values, k - 1, axis=-1)[..., :k], axis=-1)
+    else:
+        candidates = np.broadcast_to(np.arange(values.shape[-1]), values.shape).copy()
+    chosen = np.take_along_axis(values, candidates, axis=-1)
+    rank = np.argsort(-chosen, axis=-1, kind="stable")
+    return np.take_along_axis(candidates, rank, axis=-1)
+
+
+def _k_best_block(
+    scores: np.ndarray,
+    incoming: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    k: int,
+    back: np.ndarray,
+    paths: np.ndarray,
+    totals: np.ndarray,
+) -> None:
+    """List Viterbi over sentences sorted longest first; writes into ``paths`` and ``totals``."""
+    labels = scores.shape[1]
+    steps = int(lengths[0])
+    running = np.searchsorted(-lengths, -np.arange(steps), side="left")
+    best = np.full((len(starts), labels, k), -np.inf)
+    best[:, :, 0] = scores[starts]
+    for t in range(1, steps):
+        m = int(running[t])
+        tokens = starts[:m] + t
+        # (m, next, previous, rank) → (m, next, previous·rank)
+        step = (best[:m, None, :, :] + incoming[None, :, :, None]).reshape(m, labels, labels * k)
+        chosen = _top_k(step, k)
+        back[tokens] = chosen
+        best[:m] = np.take_along_axis(step, chosen, axis=2) + scores[tokens][:, :, None]
+    final = _top_k(best.reshape(len(starts), labels * k), k)  # (sentences, k)
+    final_scores = np.take_along_axis(best.reshape(len(starts), -1), final, axis=1)
+    for r in range(k):
+        state = final[:, r].copy()  # label * k + rank
+        for t in range(steps - 1, -1, -1):
+            m = int(running[t])
+            tokens = starts[:m] + t
+            label = state[:m] // k
+            paths[r, tokens] = label
+            totals[r, tokens] = final_scores[:m, r]
+            state[:m] = back[tokens, label, state[:m] % k]

@@ -6,6 +6,7 @@ model file + bundled resources) and loads without executing code.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Self
@@ -13,10 +14,13 @@ from typing import Any, Self
 import numpy as np
 
 from deid_crf.config import CRFConfig, FeatureConfig, TaggerConfig, TokenizerConfig, documents, from_params
+from deid_crf.estimator import check_is_fitted
 from deid_crf.featurization.featurizer import AttributeCodes
 from deid_crf.io.persistence import ModelFormat
-from deid_crf.models.base import Pipeline, TaggerBase, entity_types
+from deid_crf.models.base import Pipeline, TaggerBase, check_texts, entity_types
+from deid_crf.models.candidates import ScoredEntity, k_best_entities, span_candidates
 from deid_crf.models.crf import CRFModel
+from deid_crf.text.document import Entity
 from deid_crf.text.table import TokenTable
 
 
@@ -124,10 +128,27 @@ class DeidTagger(TaggerBase):
         forward–backward in numpy (CRFsuite's marginals, tests/test_crf_decode.py)."""
         return self.model_.weights().tag_with_confidence(pipeline.featurizer, table)
 
-    def _label_marginals(self, pipeline: Pipeline, table: TokenTable) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    def _label_marginals(
+        self, pipeline: Pipeline, table: TokenTable, span_threshold: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, list[str], list[list[ScoredEntity]] | None]:
         weights = self.model_.weights()
-        labels, marginals = weights.tag_with_marginals(pipeline.featurizer, table)
-        return labels, marginals, weights.labels
+        labels, marginals, spans = weights.tag_with_marginals(pipeline.featurizer, table, span_threshold)
+        candidates = None if spans is None else span_candidates(table, spans, weights.entity_labels()[0])
+        return labels, marginals, weights.labels, candidates
+
+    def tag_texts_k_best(self, texts: Sequence[str], k: int) -> list[list[Entity]]:
+        """The entities of each text on any of its sentences' ``k`` best label
+        sequences (list Viterbi, :func:`~deid_crf.models.crf_decode.k_best`), each once,
+        in text order; in this process (``k`` times Viterbi's work and memory)."""
+        check_is_fitted(self)
+        texts = check_texts(texts)
+        if not texts:
+            return []
+        pipeline = self._pipeline()
+        table = pipeline.tokenizer(texts)
+        weights = self.model_.weights()
+        paths, totals = weights.k_best(pipeline.featurizer, table, k)
+        return k_best_entities(table, paths, totals, weights.labels)
 
     # -- persistence ---------------------------------------------------------------
     def _write_model(self, directory: Path, config: TaggerConfig) -> dict[str, Any]:

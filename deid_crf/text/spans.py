@@ -5,11 +5,15 @@ A :class:`PHISpan` is an :class:`~deid_crf.io.brat.Entity` with where it came fr
 out of ``repr`` so that printing or logging a span never shows protected text.
 
 :func:`combine` merges the model's spans with the rule layer's under a priority per
-entity type, and always returns sorted, non-overlapping spans.
+entity type, and always returns sorted, non-overlapping spans. Recall-first span
+candidates (source ``candidate``) may overlap the others: :func:`cover` joins overlapping
+spans for the outputs that replace text, :func:`layers` splits off those that overlap for
+the outputs that show spans in place.
 """
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -155,21 +159,60 @@ def _join(cluster: Sequence[PHISpan]) -> PHISpan:
 
 
 def _union(spans: Iterable[PHISpan]) -> list[PHISpan]:
-    ordered = sorted(spans, key=lambda s: (s.start, s.end, s.type))
-    out: list[PHISpan] = []
-    cluster: list[PHISpan] = []
+    return [_join(cluster) if len(cluster) > 1 else cluster[0] for cluster in _clusters(spans)]
+
+
+def _clusters(spans: Iterable[PHISpan]) -> list[list[PHISpan]]:
+    """The spans grouped, in text order, into clusters that overlap (directly or
+    through other members)."""
+    clusters: list[list[PHISpan]] = []
     cluster_end = -1
-    for span in ordered:
-        if cluster and span.start < cluster_end:
-            cluster.append(span)
+    for span in sorted(spans, key=lambda s: (s.start, s.end, s.type)):
+        if clusters and span.start < cluster_end:
+            clusters[-1].append(span)
             cluster_end = max(cluster_end, span.end)
+        else:
+            clusters.append([span])
+            cluster_end = span.end
+    return clusters
+
+
+def _leading(span: PHISpan) -> tuple:
+    """Sort key of the span that leads an overlapping group: found (model, rules)
+    before a recall-first candidate, then the more confident, then the longer, the
+    earlier, the type name."""
+    confidence = 0.0 if math.isnan(span.confidence) else span.confidence
+    return (span.source == CANDIDATE, -confidence, span.start - span.end, span.start, span.type)
+
+
+def cover(spans: Iterable[PHISpan]) -> list[PHISpan]:
+    """Sorted, non-overlapping spans covering every character of ``spans``: each group
+    of overlapping spans becomes one span over their union, with the type, confidence
+    and source of its leader (:func:`_leading`) and the lowest confidence of the group.
+    What the masked and surrogate outputs replace when recall-first candidates overlap
+    other spans: no character any of them covers stays in clear."""
+    out = []
+    for cluster in _clusters(spans):
+        if len(cluster) == 1:
+            out.append(cluster[0])
             continue
-        if cluster:
-            out.append(_join(cluster) if len(cluster) > 1 else cluster[0])
-        cluster, cluster_end = [span], span.end
-    if cluster:
-        out.append(_join(cluster) if len(cluster) > 1 else cluster[0])
+        head = min(cluster, key=_leading)
+        lowest = min(s.lowest_confidence for s in cluster)
+        start, end = cluster[0].start, max(s.end for s in cluster)
+        out.append(replace(head, start=start, end=end, min_confidence=lowest, text="", replacement=None))
     return out
+
+
+def layers(spans: Iterable[PHISpan]) -> tuple[list[PHISpan], list[PHISpan]]:
+    """``spans`` split into a non-overlapping layer and the rest, each sorted: every
+    span in turn, leaders first (:func:`_leading`), joins the layer unless it overlaps
+    a span already there. Without overlaps, the layer is every span. For the outputs
+    that cannot show overlapping spans in place (the HTML page's text, CoNLL)."""
+    ordered = sorted(spans, key=_leading)
+    kept = set(first_fit([(s.start, s.end) for s in ordered]))
+    layer = sorted(s for i, s in enumerate(ordered) if i in kept)
+    rest = sorted(s for i, s in enumerate(ordered) if i not in kept)
+    return layer, rest
 
 
 class _Blockers:
