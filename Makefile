@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help recall-curve notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask bench-long lint clean
+.PHONY: help data recall-curve notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask bench-long lint clean
 
 .DEFAULT_GOAL := help
 
@@ -23,6 +23,13 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,dask]'
 	touch $@
+
+## Download every corpus the default model needs into $(DATA_DIR), verifying each file's SHA-256 against
+## deid_crf/sources/manifest.toml (nothing already verified is fetched again): make data [MIRROR=DIR_OR_URL]
+## (derived files, which have no public URL, come only from a MIRROR).
+MIRROR ?=
+data: install
+	$(PY) -m deid_crf.sources.fetch --data-dir $(DATA_DIR) $(if $(MIRROR),--mirror $(MIRROR))
 
 ## Train the default CRF on $(DATA_DIR)/meddocan/train, evaluate on dev, save to $(MODEL_DIR).
 ## Its full feature set (POS, gazetteers, embeddings, document labels) needs resources that
