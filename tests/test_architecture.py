@@ -23,8 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("deid_crf.features",),  # pure feature extractors over token arrays
     ("deid_crf.config", "deid_crf.parallel", "deid_crf.estimator"),
     ("deid_crf.text",),  # tokenizer, TokenTable, BIO, spans, documents
-    ("deid_crf.io",),  # files, BRAT, markup
-    ("deid_crf.sources",),  # data manifest (sources, licenses, hashes) and its download
+    ("deid_crf.io", "deid_crf.sources"),  # files, BRAT, markup; the data manifest and its download
     ("deid_crf.scoring",),  # MEDDOCAN measures
     ("deid_crf.featurization",),  # feature columns → model inputs
     ("deid_crf.resources",),  # POS tagger, embeddings, gazetteer loading
