@@ -74,6 +74,7 @@ license = "MIT"
 license_url = "https://opensource.org/licenses/MIT"
 homepage = "https://example.org/words"
 used_for = "gazetteer"
+feeds = ["gazetteer"]
   [[source.file]]
   path = "lists/words.txt"
   url = "https://example.org/words/raw/words.txt"
@@ -86,6 +87,7 @@ license = "CC-BY-SA-4.0"
 license_url = "https://creativecommons.org/licenses/by-sa/4.0/"
 homepage = "https://example.org/tb"
 used_for = "POS"
+feeds = ["pos_tagger"]
   [[source.file]]
   path = "tb/dev.conllu.gz"
   url = "https://example.org/tb/raw/dev.conllu"
@@ -99,6 +101,7 @@ license = "CC-BY-4.0"
 license_url = "https://creativecommons.org/licenses/by/4.0/"
 homepage = "https://example.org/derived"
 used_for = "embeddings"
+feeds = ["embeddings"]
   [[source.file]]
   path = "derived/text.txt.gz"
   url = ""
@@ -112,6 +115,7 @@ license = "CC-BY-4.0"
 license_url = "https://creativecommons.org/licenses/by/4.0/"
 homepage = "https://example.org/corpus"
 used_for = "training"
+feeds = ["tagger"]
   [[source.archive]]
   url = "{ARCHIVE_URL}"
   unverified = "generated on request"
@@ -341,6 +345,7 @@ def test_a_missing_mirror_file_is_named(manifest_path, tmp_path, capsys):
         (('unverified = "generated on request"\n', ""), "no sha256, and no 'unverified' note"),
         (('derived = "filtered by the project"\n', ""), "no url, and no 'derived' note"),
         (("version = 1", "version = 7"), "data manifest version 7"),
+        (('feeds = ["tagger"]', 'feeds = ["model"]'), "'feeds' must be a non-empty list of"),
     ],
 )
 def test_a_malformed_manifest_is_refused_by_name(manifest_path, tmp_path, capsys, change, message):

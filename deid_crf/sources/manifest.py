@@ -73,6 +73,7 @@ class Source:
     license_url: str
     homepage: str
     used_for: str
+    feeds: tuple[str, ...] = ()
     files: tuple[FileEntry, ...] = ()
     archives: tuple[ArchiveEntry, ...] = ()
     note: str = ""
@@ -94,7 +95,10 @@ class Manifest:
         raise KeyError(name)
 
 
-_SOURCE_KEYS = {"name", "title", "license", "license_url", "homepage", "used_for", "note", "file", "archive"}
+_SOURCE_KEYS = {"name", "title", "license", "license_url", "homepage", "used_for", "feeds", "note", "file", "archive"}
+# What a corpus is used to train: the tagger itself, or one of its resources
+# (the names of ``deid_crf.resources.RESOURCES``).
+FEEDS = ("tagger", "pos_tagger", "embeddings", "gazetteer")
 _FILE_KEYS = {"path", "url", "sha256", "gzip", "derived"}
 _ARCHIVE_KEYS = {"url", "sha256", "unverified", "strip", "members", "checksums"}
 
@@ -130,7 +134,11 @@ def _tables(value: Any, where: str) -> list[dict[str, Any]]:
 
 def _source(raw: dict[str, Any], path: Path) -> Source:
     where = f"{shown(path)}: source {str(raw.get('name', '?'))!r:.60}"
-    _check_keys(raw, _SOURCE_KEYS, {"name", "title", "license", "license_url", "homepage", "used_for"}, where)
+    required = {"name", "title", "license", "license_url", "homepage", "used_for", "feeds"}
+    _check_keys(raw, _SOURCE_KEYS, required, where)
+    feeds = raw["feeds"]
+    if not isinstance(feeds, list) or not feeds or not set(feeds) <= set(FEEDS):
+        raise ManifestError(f"{where}: 'feeds' must be a non-empty list of {list(FEEDS)}")
     files = tuple(_file(f, f"{where}, file") for f in _tables(raw.get("file"), f"{where} [[source.file]]"))
     archives = tuple(
         _archive(a, path, f"{where}, archive") for a in _tables(raw.get("archive"), f"{where} [[source.archive]]")
@@ -144,6 +152,7 @@ def _source(raw: dict[str, Any], path: Path) -> Source:
         license_url=_text(raw, "license_url", where, empty=True),
         homepage=_text(raw, "homepage", where),
         used_for=_text(raw, "used_for", where),
+        feeds=tuple(feeds),
         files=files,
         archives=archives,
         note=_text(raw, "note", where, empty=True) if "note" in raw else "",
