@@ -32,7 +32,15 @@ LAYERS: list[tuple[str, ...]] = [
     ("deid_crf.augment",),  # rewritten and synthetic training documents
     ("deid_crf.batch",),  # inputs, key file, workers, Dask
     ("deid_crf.experiments",),  # grid, ablation, bench, figures, reports
-    ("deid_crf.tag", "deid_crf.train", "deid_crf.evaluate", "deid_crf.cli", "deid_crf.__main__"),
+    # command lines, and the components other libraries' pipelines load (spaCy)
+    (
+        "deid_crf.tag",
+        "deid_crf.train",
+        "deid_crf.evaluate",
+        "deid_crf.cli",
+        "deid_crf.__main__",
+        "deid_crf.integrations",
+    ),
 ]
 SOURCE_ROOTS = {
     "deid_crf": REPO / "deid_crf",
