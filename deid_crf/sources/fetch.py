@@ -392,7 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m deid_crf.sources.fetch",
         description="Download the corpora the default model needs, verifying every file's SHA-256 "
-        "against the data manifest (deid_crf/sources/manifest.toml).",
+        "against the data manifest (deid_crf/sources/manifest.toml). Files already verified are not fetched "
+        "again. Exit status 0: all present and verified; 1: some file could not be fetched or verified; "
+        "2: bad manifest or command line.",
     )
     parser.add_argument(
         "--data-dir", type=Path, default=None, help="where to put them (default: $DEID_CRF_DATA_DIR or ../shared/data)"
