@@ -7,7 +7,7 @@ MODEL_DIR ?= models/crf
 N_JOBS ?= -1
 export DEID_CRF_DATA_DIR := $(DATA_DIR)
 
-.PHONY: help recall-curve notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask bench-long lint clean
+.PHONY: help data recall-curve notes-brat eval-notes ablation-augment install train-crf train-svm evaluate test test-fast bench alignment gazetteers pos-model embeddings ablation rules-table notebooks figures grid-search bench-dask bench-long lint clean
 
 .DEFAULT_GOAL := help
 
@@ -15,14 +15,21 @@ export DEID_CRF_DATA_DIR := $(DATA_DIR)
 help:
 	@awk '/^## /{doc = doc (doc ? " " : "") substr($$0, 4); next} /^[A-Z_]+ *[?:]?=/{next} /^[a-zA-Z][a-zA-Z_-]*:/{if (doc) {split($$0, t, ":"); printf "  make %-13s %s\n", t[1], doc}} {doc = ""}' $(MAKEFILE_LIST)
 
-## Create .venv/ and install the package with its test, lint and Dask extras.
+## Create .venv/ and install the package with its test, lint, Dask and spaCy extras.
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,dask]'
+	$(PY) -m pip install --quiet -e '.[dev,dask,spacy]'
 	touch $@
+
+## Download every corpus the default model needs into $(DATA_DIR), verifying each file's SHA-256 against
+## deid_crf/sources/manifest.toml (nothing already verified is fetched again): make data [MIRROR=DIR_OR_URL]
+## (derived files, which have no public URL, come only from a MIRROR).
+MIRROR ?=
+data: install
+	$(PY) -m deid_crf.sources.fetch --data-dir $(DATA_DIR) $(if $(MIRROR),--mirror $(MIRROR))
 
 ## Train the default CRF on $(DATA_DIR)/meddocan/train, evaluate on dev, save to $(MODEL_DIR).
 ## Its full feature set (POS, gazetteers, embeddings, document labels) needs resources that

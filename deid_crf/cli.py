@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "pos": ("deid_crf.resources.pos", "train or evaluate the built-in POS tagger"),
     "embeddings": ("deid_crf.resources.embeddings", "train fastText vectors and their clusters"),
     "gazetteers": ("deid_crf.gazetteers.build", "build the gazetteer word lists from their sources"),
+    "data": ("deid_crf.sources.fetch", "download the corpora the default model needs, verifying their SHA-256"),
 }
 
 

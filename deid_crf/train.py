@@ -221,9 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     if kind == "svm":
         state = "converged" if tagger.converged_ else "did NOT converge (raise max_iter, or lower C)"
         log.info("%s %s after %d iterations", tagger.classifier, state, tagger.n_iter_)
-    tagger.save(model_dir, training_data=asdict(config.data))
-    log.info("saved tagger to %s", model_dir)
-
+    evaluation = None
     if eval_docs:
         from deid_crf.scoring.meddocan import format_report, score_documents
 
@@ -247,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.report_json:
             args.report_json.parent.mkdir(parents=True, exist_ok=True)
             args.report_json.write_text(json.dumps(scores.to_dict(), indent=2) + "\n", encoding="utf-8")
+        evaluation = {"split": eval_split} | {k: v for k, v in scores.to_dict().items() if k != "per_type"}
+    # Saved after the evaluation, so that its model card holds the dev scores.
+    tagger.save(model_dir, training_data=asdict(config.data), evaluation=evaluation)
+    log.info("saved tagger to %s", model_dir)
     return 0
 
 

@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("deid_crf.features",),  # pure feature extractors over token arrays
     ("deid_crf.config", "deid_crf.parallel", "deid_crf.estimator"),
     ("deid_crf.text",),  # tokenizer, TokenTable, BIO, spans, documents
-    ("deid_crf.io",),  # files, BRAT, markup
+    ("deid_crf.io", "deid_crf.sources"),  # files, BRAT, markup; the data manifest and its download
     ("deid_crf.scoring",),  # MEDDOCAN measures
     ("deid_crf.featurization",),  # feature columns → model inputs
     ("deid_crf.resources",),  # POS tagger, embeddings, gazetteer loading
@@ -32,7 +32,15 @@ LAYERS: list[tuple[str, ...]] = [
     ("deid_crf.augment",),  # rewritten and synthetic training documents
     ("deid_crf.batch",),  # inputs, key file, workers, Dask
     ("deid_crf.experiments",),  # grid, ablation, bench, figures, reports
-    ("deid_crf.tag", "deid_crf.train", "deid_crf.evaluate", "deid_crf.cli", "deid_crf.__main__"),
+    # command lines, and the components other libraries' pipelines load (spaCy)
+    (
+        "deid_crf.tag",
+        "deid_crf.train",
+        "deid_crf.evaluate",
+        "deid_crf.cli",
+        "deid_crf.__main__",
+        "deid_crf.integrations",
+    ),
 ]
 SOURCE_ROOTS = {
     "deid_crf": REPO / "deid_crf",

@@ -64,7 +64,13 @@ def test_train_cli(small_splits, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert "== evaluation on dev ==" in out
     assert re.search(r"^Subtask 1 \[NER\]\s+[\d.]+\s+[\d.]+\s+[\d.]+", out, re.MULTILINE)
     assert re.search(r"^Leak \(NER FN/sentence\)\s+[\d.]+$", out, re.MULTILINE)
-    assert sorted(p.name for p in model_dir.iterdir()) == ["MANIFEST.json", "config.json", "model.crfsuite"]
+    assert sorted(p.name for p in model_dir.iterdir()) == [
+        "MANIFEST.json",
+        "MODEL_CARD.md",
+        "config.json",
+        "model.crfsuite",
+        "model_card.json",
+    ]
     assert json.loads(report.read_text(encoding="utf-8"))["n_documents"] == 10
     loaded = DeidTagger.load(model_dir)
     assert loaded.max_iterations == 5

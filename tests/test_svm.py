@@ -74,7 +74,13 @@ def test_scores_gather_weight_rows_as_the_sparse_product_would(
 
 def test_save_load_is_pickle_free_and_identical(svm: WindowSVMTagger, unseen_document: Document, tmp_path: Path):
     directory = svm.save(tmp_path / "svm")
-    assert sorted(p.name for p in directory.iterdir()) == ["MANIFEST.json", "config.json", "weights.npz"]
+    assert sorted(p.name for p in directory.iterdir()) == [
+        "MANIFEST.json",
+        "MODEL_CARD.md",
+        "config.json",
+        "model_card.json",
+        "weights.npz",
+    ]
     loaded = load_model(directory)
     assert isinstance(loaded, WindowSVMTagger)
     assert loaded.predict([unseen_document]) == svm.predict([unseen_document])

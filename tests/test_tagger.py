@@ -49,7 +49,13 @@ def test_save_writes_only_safe_files_and_load_predicts_the_same(
     tiny_tagger: DeidTagger, tiny_corpus: list[Document], unseen_document: Document, tmp_path: Path
 ):
     directory = tiny_tagger.save(tmp_path / "crf")
-    assert sorted(os.listdir(directory)) == ["MANIFEST.json", "config.json", "model.crfsuite"]
+    assert sorted(os.listdir(directory)) == [
+        "MANIFEST.json",
+        "MODEL_CARD.md",
+        "config.json",
+        "model.crfsuite",
+        "model_card.json",
+    ]
     assert os.listdir(tmp_path) == ["crf"]  # no staging or backup directory left behind
     meta = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
     assert meta["format"] == "deid-crf-tagger" and meta["config"]["crf"]["max_iterations"] == 20
@@ -66,7 +72,13 @@ def test_save_over_an_existing_model_replaces_it(tiny_corpus: list[Document], ti
     directory = DeidTagger.load(tiny_model_dir).save(tmp_path / "crf")
     other = DeidTagger(max_iterations=3, c1=0.5).fit(tiny_corpus[:2])
     other.save(directory)
-    assert sorted(os.listdir(directory)) == ["MANIFEST.json", "config.json", "model.crfsuite"]
+    assert sorted(os.listdir(directory)) == [
+        "MANIFEST.json",
+        "MODEL_CARD.md",
+        "config.json",
+        "model.crfsuite",
+        "model_card.json",
+    ]
     assert os.listdir(tmp_path) == ["crf"]
     loaded = DeidTagger.load(directory)
     assert (loaded.max_iterations, loaded.c1) == (3, 0.5)

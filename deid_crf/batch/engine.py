@@ -76,6 +76,7 @@ from deid_crf.io.files import (
 from deid_crf.io.names import escape, redact_paths, redacting, shown
 from deid_crf.io.persistence import InvalidModel
 from deid_crf.models import Tagger, load_model
+from deid_crf.models.card import software_versions
 from deid_crf.parallel import effective_jobs
 
 log = logging.getLogger("deid_crf")
@@ -492,6 +493,17 @@ def check_output_dir(
         )
 
 
+# Versions recorded in RUN_FILE beside the settings: deid-crf's, and Faker's, whose
+# providers decide the surrogates drawn from a seed.
+RECORDED_VERSIONS = ("deid-crf", "faker")
+
+
+def _versions_text(versions: Any) -> str:
+    if not isinstance(versions, dict):
+        return "unrecorded versions"
+    return ", ".join(f"{name} {versions.get(name)}" for name in RECORDED_VERSIONS)
+
+
 def record_run(
     output_dir: Path,
     fingerprint: dict[str, Any],
@@ -504,13 +516,29 @@ def record_run(
     return the time (``since_ns``) before which an output is not this run's: 0 for a
     new directory; with ``overwrite``, or when the settings change, just after the
     newest output of ``items`` already there, so that a killed run resumed without
-    ``overwrite`` still redoes them. A directory whose record matches keeps it."""
+    ``overwrite`` still redoes them. A directory whose record matches keeps it. The
+    record also holds the versions of deid-crf and Faker (:data:`RECORDED_VERSIONS`);
+    resuming with others is allowed, with a warning, and records them."""
     recorded = _recorded_run(output_dir)
+    versions = software_versions(RECORDED_VERSIONS)
     if not overwrite and recorded and recorded["settings"] == fingerprint:
-        return int(recorded.get("since_ns", 0))
-    since_ns = 1 + max((stat.st_mtime_ns for stat in _existing_outputs(items)), default=-1)
+        since_ns = int(recorded.get("since_ns", 0))
+        if recorded.get("versions") == versions:
+            return since_ns
+        # Same settings, other software: Faker's providers decide the surrogates of a
+        # seed, so outputs written before and after this point may not match. (A record
+        # written before versions were recorded just gets them.)
+        if recorded.get("versions") is not None:
+            log.warning(
+                "%s: earlier outputs were written with %s; this run uses %s",
+                shown(output_dir),
+                _versions_text(recorded.get("versions")),
+                _versions_text(versions),
+            )
+    else:
+        since_ns = 1 + max((stat.st_mtime_ns for stat in _existing_outputs(items)), default=-1)
     try:
-        record = json.dumps({"settings": fingerprint, "since_ns": since_ns}, indent=2) + "\n"
+        record = json.dumps({"settings": fingerprint, "since_ns": since_ns, "versions": versions}, indent=2) + "\n"
         atomic_write_text(output_dir / RUN_FILE, record, mode)
     except OSError:
         pass  # every output of this run will fail to be written in the same folder, and say so

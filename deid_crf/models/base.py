@@ -25,12 +25,16 @@ from deid_crf.config import RECALL_FIRST_CANDIDATES, FeatureConfig, TaggerConfig
 from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.io.persistence import ModelFormat, invalid_config, read_model_dir, write_model_dir
 from deid_crf.models.candidates import CANDIDATE_KINDS, SPAN_CANDIDATES, ScoredEntity, scored_entities
+from deid_crf.models.card import build_card, write_card
 from deid_crf.parallel import map_chunks
 from deid_crf.scoring.meddocan import score_documents
 from deid_crf.text import bio
 from deid_crf.text.document import Document, Entity
 from deid_crf.text.table import TokenTable
 from deid_crf.text.tokenizer import Tokenizer
+
+# Estimator parameters that configure running, not learning: left out of the model card.
+NOT_HYPERPARAMETERS = ("tokenizer_config", "feature_config", "n_jobs", "verbose")
 
 
 def check_documents(X: Any, name: str = "X") -> list[Document]:
@@ -299,19 +303,37 @@ class TaggerBase(Estimator, ABC):
     def _load_model_files(self, directory: Path) -> None:
         """Read the learned state kept in the model's own files."""
 
-    def save(self, directory: str | os.PathLike, training_data: Mapping[str, Any] | None = None) -> Path:
-        """Save to ``directory`` (``config.json``, the model files and the trained
-        resources the features use), replacing an existing model only once the new one
-        is completely written. ``training_data`` (the run's ``[data]`` table: splits and
-        augmentation) is recorded in ``config.json`` so that the model can be trained again."""
+    def save(
+        self,
+        directory: str | os.PathLike,
+        training_data: Mapping[str, Any] | None = None,
+        evaluation: Mapping[str, Any] | None = None,
+    ) -> Path:
+        """Save to ``directory`` (``config.json``, the model files, the trained
+        resources the features use and the model card), replacing an existing model only
+        once the new one is completely written. ``training_data`` (the run's ``[data]``
+        table: splits and augmentation) is recorded in ``config.json`` so that the model
+        can be trained again; it and ``evaluation`` (``MeddocanScores.to_dict()`` with
+        the ``split`` it was scored on) go into the card (:mod:`deid_crf.models.card`)."""
         check_is_fitted(self)
+        data = {k: list(v) if isinstance(v, tuple) else v for k, v in (training_data or {}).items()}
 
         def write(staging: Path) -> dict[str, Any]:
             features = resources.bundle(self._feature_config(), staging)
             config = TaggerConfig(tokenizer=self.tokenizer_config or TokenizerConfig(), features=features)
             meta = self._write_model(staging, config)
             if training_data is not None:
-                meta["training_data"] = {k: list(v) if isinstance(v, tuple) else v for k, v in training_data.items()}
+                meta["training_data"] = data
+            hyperparameters = {k: v for k, v in self.get_params(deep=False).items() if k not in NOT_HYPERPARAMETERS}
+            card = build_card(
+                staging,
+                self.model_format.kind,
+                hyperparameters,
+                features,
+                data if training_data is not None else None,
+                evaluation,
+            )
+            write_card(staging, card)
             return meta
 
         return write_model_dir(directory, self.model_format, write)

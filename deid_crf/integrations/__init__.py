@@ -1,0 +1,1 @@
+"""deid-crf inside other libraries' pipelines (optional extras): :mod:`.spacy_component`."""
