@@ -40,10 +40,11 @@ them (reported by document, offsets and type); --strict masks them.
 index.html with -o); --review-below P also writes NAME.review.json, the offsets, types
 and confidences of the spans whose lowest token confidence is below P (docs/review.md).
 
-Exit status: 0 when every input was processed, 1 when some input could not be read
-or written (each is reported with its path and reason, the others are still
+Exit status: 0 when every input was processed, 1 when some input (or table row) could
+not be read or written (each is reported with its path and reason, the others are still
 processed), 2 for a usage error, a missing model, a key file that is not safe to
-write, a --config file that cannot be used (its name and key are given) or an
+write, a --config file that cannot be used (its name and key are given), a table that
+cannot be used (its name and line, row or column are given) or an
 unreachable Dask scheduler, 3 for an internal error, 130 when
 interrupted. Messages name files, offsets, types and counts, never the text of a
 document.

@@ -460,6 +460,21 @@ def test_jsonl_writes_key_records_to_the_key_file(tmp_path, tiny_model_dir, note
     assert (tmp_path / "notes.txt").read_text() == note_text
 
 
+def test_jsonl_key_file_continues_patient_groups(tmp_path, tiny_model_dir, note_text, run_main, monkeypatch):
+    monkeypatch.setenv("DEID_CRF_SECRET", "s" * 40)
+    group = ("--format", "surrogate", "--group-by", "field:patient")
+    first = write(tmp_path / "1.jsonl", jsonl({"id": "a", "patient": "P1", "text": note_text}))
+    later = write(tmp_path / "2.jsonl", jsonl({"id": "b", "patient": "P1", "text": "Control de Gorostiza, bien."}))
+    key = tmp_path / "k" / "key.jsonl"
+    assert run_main(tiny_model_dir, "--jsonl", str(first), *group, "--key-file", str(key))[0] == 0
+    status, out, _ = run_main(tiny_model_dir, "--jsonl", str(later), *group, "--key-file", str(key))
+    [answer] = read_jsonl(out)
+    assert status == 0 and "Gorostiza" not in answer["text"]  # the name recorded for the group is searched
+    status, out, _ = run_main(tiny_model_dir, "--jsonl", str(later), *group, "--key-file", str(tmp_path / "new.jsonl"))
+    assert "Gorostiza" in read_jsonl(out)[0]["text"]  # a new key file knows nothing of the group
+    assert [json.loads(line)["doc_id"] for line in key.read_text().splitlines()] == ["a", "b"]
+
+
 def test_subprocess_jsonl_answers_each_line_before_the_next_arrives(tiny_model_dir, note_text, fake_phi):
     """A pipeline sends one note and waits: its result comes back, flushed, while stdin is still open."""
     process = subprocess.Popen(

@@ -12,6 +12,10 @@ import io
 import json
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -346,3 +350,48 @@ def test_csv_cells_may_be_as_large_as_max_bytes(tmp_path, tag):
     status, err = tag(str(wide), "-o", str(tmp_path / "w-out.csv"), "--format", "masked", "--max-bytes", "150000")
     assert status == 1 and "w.csv: row 1: text over the limit of 150000 bytes (--max-bytes)" in err
     assert read_csv(tmp_path / "w-out.csv") == [["text"], [""], ["corto"]]
+
+
+KILLABLE = """
+import sys, time
+sys.path.insert(0, {tests!r})
+from conftest import ApellidosTagger
+from deid_crf.batch import engine
+
+
+class Slow(ApellidosTagger):
+    def tag_texts_with_confidence(self, texts):
+        time.sleep(0.01)  # per patient group: the run lasts long enough to be killed mid-way
+        return super().tag_texts_with_confidence(texts)
+
+
+engine.cached_model = lambda model_dir, digest="": Slow()
+from deid_crf.tag import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_run_killed_with_sigkill_resumes_to_the_same_bytes(tmp_path, tag, secret_file, tiny_model_dir):
+    rows = make_rows(640, seed=2)
+    source = write_csv(tmp_path / "notas.csv", rows)
+    whole, whole_key = tmp_path / "a" / "o.csv", tmp_path / "ka" / "key.jsonl"
+    assert tag(*surrogate_args(source, whole, whole_key, secret_file))[0] == 0
+
+    driver = tmp_path / "driver.py"
+    driver.write_text(KILLABLE.format(tests=str(Path(__file__).parent)))
+    out, key = tmp_path / "b" / "o.csv", tmp_path / "kb" / "key.jsonl"
+    args = [*surrogate_args(source, out, key, secret_file), "--model", str(tiny_model_dir), "-j", "1"]
+    process = subprocess.Popen([sys.executable, str(driver), *args], stderr=subprocess.DEVNULL)
+    parts = table_run.work_dir(out)
+    deadline = time.monotonic() + 60
+    while len(list(parts.glob("*.json"))) < 3 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert process.returncode == -signal.SIGKILL and not out.exists()
+    assert 3 <= len(list(parts.glob("*.json"))) < 640 / table_run.CHUNK_ROWS
+
+    assert tag(*surrogate_args(source, out, key, secret_file))[0] == 0
+    assert out.read_bytes() == whole.read_bytes()
+    assert key.read_bytes() == whole_key.read_bytes()

@@ -346,9 +346,8 @@ class TableRun:
             sequence = max((int(p.stem) for p in self._part_files()), default=0)
             make_dirs(self.parts, 0o700)
             for outcomes in self._outcomes(todo, jobs, memories):
-                for outcome in outcomes:
-                    if keys is not None and outcome.key is not None:
-                        keys.append(outcome.key)
+                if keys is not None:  # on disk before the part that says the rows are done
+                    keys.extend([o.key for o in outcomes if o.key is not None])
                 sequence += 1
                 atomic_write_text(
                     self.parts / f"{sequence:08d}.json",
