@@ -395,3 +395,13 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_bytes(tmp_path, tag, secr
     assert tag(*surrogate_args(source, out, key, secret_file))[0] == 0
     assert out.read_bytes() == whole.read_bytes()
     assert key.read_bytes() == whole_key.read_bytes()
+
+
+def test_a_work_folder_that_is_a_link_is_refused(tmp_path, tag):
+    source = write_csv(tmp_path / "n.csv", [["text"], ["Apellidos: Quirtanaaez."]])
+    out, elsewhere = tmp_path / "o.csv", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    table_run.work_dir(out).symlink_to(elsewhere)
+    status, err = tag(str(source), "-o", str(out), "--format", "masked")
+    assert status == 2 and ".o.csv.parts: the work folder is a link" in err
+    assert not out.exists() and not any(elsewhere.iterdir())

@@ -25,14 +25,13 @@ import csv
 import io
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deid_crf.io.files import CorpusError, decode_text, file_problem, folder_mode, make_dirs, read_bytes
+from deid_crf.io.files import CorpusError, atomic_path, atomic_write_bytes, decode_text, file_problem, read_bytes
 from deid_crf.io.names import escape, shown
 
 CSV, TSV, JSONL, PARQUET = "csv", "tsv", "jsonl", "parquet"
@@ -96,32 +95,6 @@ def read_table(path: str | os.PathLike, fmt: str, encoding: str = "utf-8", max_c
     if fmt in DELIMITERS:
         return DelimitedTable.read(str(path), text, DELIMITERS[fmt], max_cell_bytes)
     raise ValueError(f"unknown table format {fmt!r}; choose from {TABLE_FORMATS}")
-
-
-def atomic_write_bytes(path: str | os.PathLike, content: bytes, mode: int) -> None:
-    """:func:`~deid_crf.io.files.atomic_write_text` for bytes."""
-    with atomic_path(path, mode) as tmp:
-        with open(tmp, "wb") as f:
-            f.write(content)
-            f.flush()
-            os.fsync(f.fileno())
-
-
-@contextmanager
-def atomic_path(path: str | os.PathLike, mode: int) -> Iterator[str]:
-    """A temporary path beside ``path`` to write to; renamed to ``path`` (file ``mode``)
-    when the block ends, removed if it fails, so ``path`` is never half-written."""
-    path = Path(path)
-    make_dirs(path.parent, folder_mode(mode))
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        yield tmp
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # ----------------------------------------------------------------------------- CSV, TSV
