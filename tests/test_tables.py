@@ -405,3 +405,45 @@ def test_a_work_folder_that_is_a_link_is_refused(tmp_path, tag):
     status, err = tag(str(source), "-o", str(out), "--format", "masked")
     assert status == 2 and ".o.csv.parts: the work folder is a link" in err
     assert not out.exists() and not any(elsewhere.iterdir())
+
+
+class Exploding(ApellidosTagger):
+    """The stand-in, failing on any text that holds "BOOM"."""
+
+    def tag_texts_with_confidence(self, texts):
+        if any("BOOM" in t for t in texts):
+            raise RuntimeError("Quirtanaaez")  # an exception's message is never shown
+        return super().tag_texts_with_confidence(texts)
+
+
+def test_a_row_that_fails_is_emptied_and_retried_by_the_next_run(tmp_path, tag, monkeypatch):
+    rows = [["id", "text", "x"]] + [[f"r{i}", f"Apellidos: {SURNAMES[i]}.", str(i)] for i in range(100)]
+    rows[51][1] = "Apellidos: Quirtanaaez. BOOM"
+    source = write_csv(tmp_path / "n.csv", rows)
+    out = tmp_path / "o.csv"
+    args = (str(source), "-o", str(out), "--format", "masked", "--id-column", "id")
+    monkeypatch.setattr(engine, "cached_model", lambda model_dir, digest="": Exploding())
+    status, err = tag(*args)
+    assert status == 1
+    assert (
+        "n.csv: row 51 (id r50): internal error (RuntimeError) while de-identifying; its text cell is left empty" in err
+    )
+    result = read_csv(out)
+    assert len(result) == 101 and result[51] == ["r50", "", "50"]
+    assert all(r[1] == "Apellidos: [NOMBRE_SUJETO_ASISTENCIA]." for n, r in enumerate(result[1:]) if n != 50)
+    assert table_run.work_dir(out).is_dir()  # kept, so that the next run retries the failed row
+
+    monkeypatch.setattr(engine, "cached_model", lambda model_dir, digest="": ApellidosTagger())
+    status, err = tag(*args, "-v")
+    assert status == 0 and "99 row(s) already done" in err and "1 row(s) ok" in err
+    assert read_csv(out)[51] == ["r50", "Apellidos: [NOMBRE_SUJETO_ASISTENCIA]. BOOM", "50"]
+    assert not table_run.work_dir(out).exists()
+
+    # Annotation formats: the text stays and the failed row's spans cell is empty.
+    monkeypatch.setattr(engine, "cached_model", lambda model_dir, digest="": Exploding())
+    annotated = tmp_path / "a.csv"
+    status, err = tag(str(source), "-o", str(annotated), "--format", "json")
+    assert status == 1 and "n.csv: row 51: internal error (RuntimeError) while de-identifying; its spans cell" in err
+    result = read_csv(annotated)
+    assert [r[:3] for r in result] == rows and result[0][3] == "entities" and result[51][3] == ""
+    assert all(json.loads(r[3])[0]["text"] == SURNAMES[n] for n, r in enumerate(result[1:]) if n != 50)

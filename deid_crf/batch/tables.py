@@ -25,8 +25,8 @@ into a table of the same format, every other column passed through.
 * Every row of the input is a row of the output, in the same order. A row whose text
   is null or missing passes through as it is (``empty``); an empty string gives an
   empty string; a text that is not a string, or is over ``--max-bytes``, or that
-  cannot be de-identified is ``failed``: its cell is emptied (null; "" in CSV) and
-  the row logged with its number and id.
+  cannot be de-identified is ``failed``: its text cell (annotation formats: its spans
+  cell) is emptied (null; "" in CSV) and the row logged with its number and id.
 
 Nothing logged or raised here holds a cell's content: only the file, row numbers, ids,
 column names, offsets, types and counts.
@@ -461,7 +461,8 @@ class TableRun:
         summary.counts[outcome.status] += 1
         where = plan.where(outcome.index)
         if outcome.status == FAILED:
-            reason = f"{where}: {outcome.reason}; its text cell is left empty"
+            cell = "spans cell" if mode_of(self.settings.fmt) == ANNOTATE else "text cell"
+            reason = f"{where}: {outcome.reason}; its {cell} is left empty"
             summary.problems.append(reason)
             log.error(reason)
             return
@@ -486,9 +487,8 @@ class TableRun:
         for i in range(len(table)):
             result = done.get(i)
             ok = result is not None and result["status"] != FAILED
-            if annotate:
-                failed = i in plan.settled and plan.settled[i].status == FAILED
-                texts.append(None if failed else table.cell(i, column))
+            if annotate:  # the text stays: annotations go with the original
+                texts.append(table.cell(i, column))
                 spans.append(result["entities"] if ok else None)
             else:
                 texts.append(result["text"] if ok else None)
