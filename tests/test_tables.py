@@ -447,3 +447,11 @@ def test_a_row_that_fails_is_emptied_and_retried_by_the_next_run(tmp_path, tag, 
     result = read_csv(annotated)
     assert [r[:3] for r in result] == rows and result[0][3] == "entities" and result[51][3] == ""
     assert all(json.loads(r[3])[0]["text"] == SURNAMES[n] for n, r in enumerate(result[1:]) if n != 50)
+
+
+def test_parquet_without_pyarrow_says_how_to_install_it(tmp_path, tag, monkeypatch):
+    source = tmp_path / "n.parquet"
+    source.write_bytes(b"PAR1")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow raises ImportError
+    status, err = tag(str(source), "-o", str(tmp_path / "o.parquet"), "--format", "masked")
+    assert status == 2 and "Parquet tables need pyarrow: pip install 'deid-crf[parquet]'" in err

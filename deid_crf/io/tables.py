@@ -25,6 +25,7 @@ import csv
 import io
 import json
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -52,25 +53,25 @@ def format_of(path: str | os.PathLike) -> str | None:
     return EXTENSIONS.get(Path(path).suffix.lower())
 
 
-@dataclass
-class Table:
+class Table(ABC):
     """A table read from ``path``: column names and, for each row, its cells by
     column (:meth:`cell`). Subclasses know their format's rows and how to write them."""
 
-    path: str
-    columns: list[str]
+    def __init__(self, path: str, columns: list[str]):
+        self.path, self.columns = path, columns
 
-    def __len__(self) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def __len__(self) -> int: ...
 
+    @abstractmethod
     def cell(self, row: int, column: str) -> Any:
         """The value of ``column`` in ``row`` (from 0); None where it has none."""
-        raise NotImplementedError
 
     def fields(self, row: int) -> dict[str, Any]:
         """Every cell of ``row`` by column name."""
         return {column: self.cell(row, column) for column in self.columns}
 
+    @abstractmethod
     def write(
         self,
         path: str | os.PathLike,
@@ -81,7 +82,6 @@ class Table:
     ) -> None:
         """Write the table to ``path`` atomically (file ``mode``) with ``column``'s cells
         replaced by ``values`` and, with ``added`` (name, values), one more column last."""
-        raise NotImplementedError
 
 
 def read_table(path: str | os.PathLike, fmt: str, encoding: str = "utf-8", max_cell_bytes: int = 1 << 20) -> Table:
