@@ -6,6 +6,7 @@ r"""Find, mask or replace PHI in clinical texts with a trained deid-crf model.
     python -m deid_crf.tag note.txt --format surrogate --seed 7
     cat note.txt | python -m deid_crf.tag - --format masked
     python -m deid_crf.tag --jsonl - --format masked         # {"id", "text"} lines in, results out
+    python -m deid_crf.tag notes.csv -o deid.csv --format surrogate --text-column nota --id-column episodio
     python -m deid_crf.tag notes/ -o deid/ --format surrogate --seed 7 --key-file secret/key.jsonl
     python -m deid_crf.tag notes/ -o deid/ --backend dask --scheduler tls://10.0.0.5:8786 \
         --tls-ca-file ca.pem --tls-cert client.pem --tls-key client-key.pem
@@ -25,6 +26,11 @@ folder must be on a filesystem every worker shares.
 --jsonl reads one JSON object {"id": …, "text": …} per line from the one INPUT (a file or
 - for stdin) and writes one JSON result per line to stdout, flushed at once, the model
 loaded once (docs/deidentification.md).
+A table (one INPUT ending in .csv, .tsv, .jsonl, .ndjson or .parquet, or --table-format)
+is de-identified into the table -o OUTPUT of the same format: --text-column replaced by
+the output text (masked, surrogate), or, for the annotation formats (brat, json), a
+--spans-column of JSON spans added; the other columns as they were, every row in its
+place; resumable like a batch (docs/deidentification.md#tables).
 --group-by makes one patient's documents one record: one surrogate per original value,
 one date shift, names searched in all of them; derived from a secret (--secret-file or
 $DEID_CRF_SECRET), and reused by a later batch with the same secret and --key-file.
@@ -34,10 +40,11 @@ them (reported by document, offsets and type); --strict masks them.
 index.html with -o); --review-below P also writes NAME.review.json, the offsets, types
 and confidences of the spans whose lowest token confidence is below P (docs/review.md).
 
-Exit status: 0 when every input was processed, 1 when some input could not be read
-or written (each is reported with its path and reason, the others are still
+Exit status: 0 when every input was processed, 1 when some input (or table row) could
+not be read or written (each is reported with its path and reason, the others are still
 processed), 2 for a usage error, a missing model, a key file that is not safe to
-write, a --config file that cannot be used (its name and key are given) or an
+write, a --config file that cannot be used (its name and key are given), a table that
+cannot be used (its name and line, row or column are given) or an
 unreachable Dask scheduler, 3 for an internal error, 130 when
 interrupted. Messages name files, offsets, types and counts, never the text of a
 document.
@@ -75,6 +82,15 @@ from deid_crf.batch.groups import FIELD, GroupingError, load_secret, parse_group
 from deid_crf.batch.html_view import write_index
 from deid_crf.batch.jsonl import run_jsonl
 from deid_crf.batch.keys import KeyFileError, check_key_file
+from deid_crf.batch.tables import (
+    DEFAULT_SPANS_COLUMN,
+    DEFAULT_TEXT_COLUMN,
+    TableOptions,
+    TableRun,
+    is_table_input,
+    run_record,
+    work_dir,
+)
 from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, UnsupportedOption, mask_function
 from deid_crf.deid.groups import MIN_SECRET_BYTES, SECRET_ENV, SecretError
@@ -82,8 +98,10 @@ from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
 from deid_crf.deid.user_config import ConfigError, read_user_config
 from deid_crf.deid.user_config import load_secret as load_hash_secret
+from deid_crf.io.files import CorpusError
 from deid_crf.io.names import OneLine, redact_paths, shown
 from deid_crf.io.persistence import InvalidModel
+from deid_crf.io.tables import TABLE_FORMATS, format_of
 from deid_crf.models import ModelNotFoundError
 
 log = logging.getLogger("deid_crf")
@@ -112,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         "--output-dir",
         type=Path,
-        help="write outputs here, mirroring the input tree (.ann/.json/.conll/.html/.txt)",
+        help="write outputs here, mirroring the input tree (.ann/.json/.conll/.html/.txt); for a table, "
+        "the output table (a file)",
     )
     parser.add_argument("--pattern", default=DEFAULT_PATTERN, help="file pattern inside directories (default: *.txt)")
     parser.add_argument("--encoding", default="utf-8", help="encoding of the inputs (default: utf-8)")
@@ -206,12 +225,41 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--key-file", type=Path, help="masked/surrogate: write the original→replacement mapping here (mode 0600)"
     )
+    tables = parser.add_argument_group("tables (CSV, TSV, JSON lines, Parquet; docs/deidentification.md#tables)")
+    tables.add_argument(
+        "--table-format",
+        choices=TABLE_FORMATS,
+        help="read INPUT as a table of this format (default: by its extension: .csv, .tsv, .jsonl/.ndjson, "
+        ".parquet); -o names the output table, of the same format. parquet needs pip install 'deid-crf[parquet]'",
+    )
+    tables.add_argument(
+        "--text-column",
+        metavar="NAME",
+        help=f"tables: the column of notes to de-identify (default: {DEFAULT_TEXT_COLUMN})",
+    )
+    tables.add_argument(
+        "--id-column",
+        metavar="NAME",
+        help="tables: the column of unique row ids (strings or integers) naming rows in the key file and "
+        "messages (default: the row number, from 1)",
+    )
+    tables.add_argument(
+        "--group-column",
+        metavar="NAME",
+        help="tables: the column of patient ids: a patient's rows de-identified together (as --group-by field:NAME)",
+    )
+    tables.add_argument(
+        "--spans-column",
+        metavar="NAME",
+        help=f"tables, --format brat or json: the column added with each row's spans as JSON "
+        f"(default: {DEFAULT_SPANS_COLUMN})",
+    )
     groups = parser.add_argument_group("patient groups and leak audit")
     groups.add_argument(
         "--group-by",
         metavar="KEY",
         help="de-identify each patient's documents together: a regular expression with one capture group over "
-        "the text (e.g. 'NHC:\\s*(\\d+)', or regex:PATTERN), or field:NAME of the JSON line (--jsonl)",
+        "the text (e.g. 'NHC:\\s*(\\d+)', or regex:PATTERN), or field:NAME of the JSON line (--jsonl) or table row",
     )
     groups.add_argument(
         "--secret-file",
@@ -290,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         log.error("interrupted; outputs written so far are complete, run again to resume")
         return 130
-    except (KeyFileError, ConfigError) as exc:  # names the path (and key) only
+    except (KeyFileError, ConfigError, CorpusError) as exc:  # names the path (and key, line, column) only
         log.error(str(exc))
         return 2
     except Exception as exc:  # never print the message or traceback: they may quote text
@@ -307,7 +355,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     path_key = secrets.token_hex(16) if args.redact_paths else ""
     redact_paths(bytes.fromhex(path_key) if path_key else None)
     out = args.output_dir
-    if out is not None and out.exists() and not out.is_dir():
+    args.table = _table_mode(parser, args)
+    if out is not None and out.exists() and not out.is_dir() and not args.table:
         parser.error(f"{shown(out)} exists and is not a directory")
     if args.key_file is not None:
         if args.format in ANNOTATION_FORMATS:
@@ -343,6 +392,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     args.user_config = (config_text, config_name, hash_secret)
     if args.jsonl:
         return _jsonl(parser, args, secret or b"")
+    if args.table:
+        return _table(parser, args, secret or b"")
 
     found, problems = discover(args.inputs, args.pattern, out)
     if len(found) > 1 and out is None:
@@ -445,8 +496,10 @@ def _group_secret(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         kind, _ = parse_group_by(args.group_by)
     except GroupingError as exc:
         parser.error(str(exc))
-    if kind == FIELD and not args.jsonl:
-        parser.error("--group-by field:NAME reads a field of the JSON lines of --jsonl; over files use a regex")
+    if kind == FIELD and not (args.jsonl or args.table):
+        parser.error(
+            "--group-by field:NAME reads a field of a JSON line (--jsonl) or table row; over files use a regex"
+        )
     if args.backend == "dask":
         parser.error(
             "--group-by needs --backend local: a patient's documents are de-identified together, in one process"
@@ -542,7 +595,6 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: by
         name
         for name, given in (
             ("-o", args.output_dir is not None),
-            ("--key-file", args.key_file is not None),
             ("--backend dask", args.backend == "dask"),
             ("--format conll", args.format == "conll"),
             ("--format html", args.format == "html"),
@@ -555,7 +607,108 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: by
     settings = _settings(args, str(args.model or default_model_dir()), model_sha256="", secret=secret)
     if not _load_model(settings):
         return 2
-    return run_jsonl(args.inputs[0], settings)
+    return run_jsonl(args.inputs[0], settings, key_file=args.key_file)
+
+
+def _table_mode(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
+    """Whether the run reads a table (and check the table options go with it): one
+    INPUT with a table extension, or --table-format, without --jsonl."""
+    options = [
+        name
+        for name, value in (
+            ("--table-format", args.table_format),
+            ("--text-column", args.text_column),
+            ("--id-column", args.id_column),
+            ("--group-column", args.group_column),
+            ("--spans-column", args.spans_column),
+        )
+        if value is not None
+    ]
+    table = not args.jsonl and len(args.inputs) == 1 and is_table_input(args.inputs[0], args.table_format)
+    if options and not table:
+        if args.jsonl:
+            parser.error(f"{options[0]} goes with a table, not with --jsonl")
+        parser.error(
+            f"{options[0]} goes with a table: one INPUT file ending in .csv, .tsv, .jsonl, .ndjson or .parquet, "
+            "or --table-format"
+        )
+    if args.group_column is not None:
+        if args.group_by is not None:
+            parser.error("--group-column and --group-by name the patient groups two ways: give one")
+        args.group_by = f"field:{args.group_column}"
+    return table
+
+
+def _table(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: bytes = b"") -> int:
+    """A table de-identified into the table -o (:mod:`deid_crf.batch.tables`)."""
+    source, out = args.inputs[0], args.output_dir
+    fmt = args.table_format or format_of(source)
+    refused = [
+        name
+        for name, given in (
+            ("- (stdin): a table is read from a file", source == STDIN),
+            ("--backend dask", args.backend == "dask"),
+            ("--format conll", args.format == "conll"),
+            ("--format html", args.format == "html"),
+            ("--review-below", args.review_below is not None),
+        )
+        if given
+    ]
+    if refused:
+        parser.error(f"a table does not go with {', '.join(refused)}")
+    if out is None:
+        parser.error("a table is de-identified into another table: give its path with -o OUTPUT")
+    if out.is_dir():
+        parser.error(f"{shown(out)} is a directory: -o names the output table (a file) of a table input")
+    if format_of(out) not in (None, fmt):
+        parser.error(f"{shown(out)}: the output table has the input's format, {fmt}; give it a .{fmt} name")
+    if out.exists() and Path(source).exists() and out.samefile(source):
+        parser.error(f"{shown(out)}: the output would overwrite the input; choose another -o")
+    if args.key_file is not None:
+        key = args.key_file.resolve()
+        if key in (out.resolve(), run_record(out).resolve()) or work_dir(out).resolve() in key.parents:
+            parser.error("--key-file must be apart from the output table and its work files")
+    options = TableOptions(
+        fmt,
+        args.text_column or DEFAULT_TEXT_COLUMN,
+        args.id_column,
+        args.spans_column or DEFAULT_SPANS_COLUMN,
+    )
+    model_dir = str(args.model or default_model_dir())
+    settings = _settings(args, model_dir, model_digest(model_dir), "", secret)
+    if not _load_model(settings):
+        return 2
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    table_run = TableRun(
+        source,
+        out,
+        settings,
+        options,
+        seeded=args.seed is not None,
+        overwrite=args.overwrite,
+        key_file=args.key_file,
+        progress=progress,
+    )
+    try:
+        summary = table_run.run(jobs=args.jobs)
+    except SettingsMismatch as exc:
+        log.error(str(exc))
+        return 2
+    counts = summary.counts
+    done = counts["ok"] + counts["empty"]
+    rate = done / summary.seconds if summary.seconds > 0 else 0.0
+    verb = "tagged" if args.format in ANNOTATION_FORMATS else "de-identified"
+    log.info(
+        f"{verb} {shown(source)} into {shown(out)}: {counts['ok']} row(s) ok, {counts['failed']} failed, "
+        f"{counts['skipped']} skipped (done before), {counts['empty']} empty; {rate:.1f} rows/s"
+    )
+    if args.format not in ANNOTATION_FORMATS:
+        action = "masked (--strict)" if args.strict else "left in the outputs (--strict masks them)"
+        log.info(
+            f"leak audit: {summary.survivors} token(s) of original values {action}, "
+            f"in {summary.survivor_documents} row(s)"
+        )
+    return 1 if counts["failed"] else 0
 
 
 def _random_seed() -> int:

@@ -437,6 +437,44 @@ def test_jsonl_usage_errors(tmp_path, tiny_model_dir, note_text, run_main, capsy
     assert run_main(tmp_path / "no-model", "--jsonl", str(source))[0] == 2
 
 
+def test_jsonl_writes_key_records_to_the_key_file(tmp_path, tiny_model_dir, note_text, other_text, run_main):
+    source = write(tmp_path / "n.jsonl", jsonl({"id": "a", "text": note_text}, "oops", {"id": 7, "text": other_text}))
+    key = tmp_path / "secret" / "key.jsonl"
+    args = ("--jsonl", str(source), "--format", "surrogate", "--seed", "3", "--key-file", str(key))
+    status, out, _ = run_main(tiny_model_dir, *args)
+    assert status == 1  # the line that is not JSON
+    answers = [line for line in read_jsonl(out) if "error" not in line]
+    records = [json.loads(line) for line in key.read_text(encoding="utf-8").splitlines()]
+    assert [r["doc_id"] for r in records] == ["7", "a"] and oct(key.stat().st_mode & 0o777) == "0o600"
+    for answer, record in zip(answers, sorted(records, key=lambda r: r["doc_id"] != "a"), strict=True):
+        assert record["spans"] and [(s["start"], s["end"]) for s in record["spans"]] == [
+            (e["start"], e["end"]) for e in answer["entities"]
+        ]
+        text = note_text if answer["id"] == "a" else other_text
+        assert all(text[s["start"] : s["end"]] == s["original"] for s in record["spans"])
+        assert all(answer["text"][s["output_start"] : s["output_end"]] == s["replacement"] for s in record["spans"])
+    # Not a key file: refused before any line is read, and left as it was.
+    (tmp_path / "notes.txt").write_text(note_text)
+    status, out, err = run_main(tiny_model_dir, *args[:-1], str(tmp_path / "notes.txt"))
+    assert (status, out) == (2, "") and "is not a deid-crf key file" in err
+    assert (tmp_path / "notes.txt").read_text() == note_text
+
+
+def test_jsonl_key_file_continues_patient_groups(tmp_path, tiny_model_dir, note_text, run_main, monkeypatch):
+    monkeypatch.setenv("DEID_CRF_SECRET", "s" * 40)
+    group = ("--format", "surrogate", "--group-by", "field:patient")
+    first = write(tmp_path / "1.jsonl", jsonl({"id": "a", "patient": "P1", "text": note_text}))
+    later = write(tmp_path / "2.jsonl", jsonl({"id": "b", "patient": "P1", "text": "Control de Gorostiza, bien."}))
+    key = tmp_path / "k" / "key.jsonl"
+    assert run_main(tiny_model_dir, "--jsonl", str(first), *group, "--key-file", str(key))[0] == 0
+    status, out, _ = run_main(tiny_model_dir, "--jsonl", str(later), *group, "--key-file", str(key))
+    [answer] = read_jsonl(out)
+    assert status == 0 and "Gorostiza" not in answer["text"]  # the name recorded for the group is searched
+    status, out, _ = run_main(tiny_model_dir, "--jsonl", str(later), *group, "--key-file", str(tmp_path / "new.jsonl"))
+    assert "Gorostiza" in read_jsonl(out)[0]["text"]  # a new key file knows nothing of the group
+    assert [json.loads(line)["doc_id"] for line in key.read_text().splitlines()] == ["a", "b"]
+
+
 def test_subprocess_jsonl_answers_each_line_before_the_next_arrives(tiny_model_dir, note_text, fake_phi):
     """A pipeline sends one note and waits: its result comes back, flushed, while stdin is still open."""
     process = subprocess.Popen(

@@ -60,7 +60,7 @@ from deid_crf.batch.groups import Document, group_key_function
 from deid_crf.batch.keys import KeyFile, group_memories
 from deid_crf.batch.review import REVIEW_SUFFIX, to_review_json
 from deid_crf.config import RECALL_FIRST_CANDIDATES
-from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier
+from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier, Result
 from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.deid.rules import rule_layer
 from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
@@ -708,60 +708,83 @@ def _process_chunk(
             reason = f"{shown(item.source)}: cannot load model ({detail})"
             outcomes.setdefault(i, Outcome(item.doc_id, item.source, FAILED, reason))
         return [outcomes[i] for i in range(len(items))]
+    results = deidentify_texts(
+        deid, settings, texts, [item.doc_id for item in items], [item.group for item in items], memories
+    )
+    for i, result in results.items():
+        item = items[i]
+        if isinstance(result, str):
+            outcomes[i] = Outcome(item.doc_id, item.source, FAILED, f"{shown(item.source)}: {result}")
+            continue
+        try:
+            outcomes[i] = _outcome(item, result, settings, deid, texts[i])
+        except Exception as exc:
+            reason = f"{shown(item.source)}: internal error ({type(exc).__name__}) while de-identifying"
+            outcomes[i] = Outcome(item.doc_id, item.source, FAILED, reason)
+    return [outcomes[i] for i in range(len(items))]
+
+
+def deidentify_texts(
+    deid: Deidentifier,
+    settings: Settings,
+    texts: dict[int, str],
+    doc_ids: Sequence[str],
+    groups: Sequence[str | None],
+    memories: dict[str, GroupMemory] | None = None,
+) -> dict[int, Result | str]:
+    """The :class:`~deid_crf.deid.deidentifier.Result` of each text (by index), or the
+    reason, holding no text, why it could not be de-identified: the texts without a
+    group together, each patient group (``groups[i]``, a tag) together with what
+    ``memories`` holds of it, within one document's time limit; if that fails, each
+    text (or group) again with its own limit, to find the culprit(s). Never raises
+    for a text. What the batch engine and the table mode (:mod:`deid_crf.batch.tables`)
+    share."""
     mode = mode_of(settings.fmt)
     confidence = settings.fmt not in WITHOUT_CONFIDENCE or settings.review_below is not None
-    units = _units([i for i in sorted(texts)], items)
+    units = _units(sorted(texts), groups)
     memories = memories or {}
 
-    def deidentify(unit: list[int]) -> list[Any]:
-        ids = [items[i].doc_id for i in unit]
-        tag = items[unit[0]].group
+    def deidentify(unit: list[int]) -> list[Result]:
+        ids = [doc_ids[i] for i in unit]
+        tag = groups[unit[0]]
         if tag is None:
             return deid.deidentify_many([texts[i] for i in unit], mode, ids, confidence)
         return deid.deidentify_group([texts[i] for i in unit], mode, ids, tag, memories.get(tag), confidence)
 
+    done: dict[int, Result | str] = {}
     try:
-        # The chunk together (faster), within one document's time limit: chunks are
-        # small, and if it runs out each document (or patient group) gets its own limit below.
+        # All together (faster), within one document's time limit: chunks are small,
+        # and if it runs out each document (or patient group) gets its own limit below.
         with time_limit(settings.doc_timeout):
-            done = {}
             for unit in units:
-                results = deidentify(unit)
-                done.update(
-                    {i: _outcome(items[i], r, settings, deid, texts[i]) for i, r in zip(unit, results, strict=True)}
-                )
-        outcomes.update(done)
+                done.update(zip(unit, deidentify(unit), strict=True))
+        return done
     except (Exception, DocumentTimeout):
         # Find the culprit(s): one document at a time, a patient group as a whole.
-        parts = [part for unit in units for part in ([unit] if items[unit[0]].group else [[i] for i in unit])]
+        parts = [part for unit in units for part in ([unit] if groups[unit[0]] else [[i] for i in unit])]
         for unit in parts:
             try:
                 with time_limit(settings.doc_timeout * len(unit)):
-                    results = deidentify(unit)
-                    for i, result in zip(unit, results, strict=True):
-                        outcomes[i] = _outcome(items[i], result, settings, deid, texts[i])
+                    done.update(zip(unit, deidentify(unit), strict=True))
             except DocumentTimeout:
                 limit = f"{settings.doc_timeout:g} s (--doc-timeout)"
-                for i in unit:
-                    reason = f"{shown(items[i].source)}: not de-identified within {limit}"
-                    outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
+                done.update((i, f"not de-identified within {limit}") for i in unit)
             except Exception as exc:
-                for i in unit:
-                    reason = f"{shown(items[i].source)}: internal error ({type(exc).__name__}) while de-identifying"
-                    outcomes[i] = Outcome(items[i].doc_id, items[i].source, FAILED, reason)
-    return [outcomes[i] for i in range(len(items))]
+                done.update((i, f"internal error ({type(exc).__name__}) while de-identifying") for i in unit)
+        return done
 
 
-def _units(indices: Sequence[int], items: Sequence[WorkItem]) -> list[list[int]]:
-    """``indices`` of ``items`` in what is de-identified together: the documents without
-    a group as one unit, then each patient group's, in the order of the groups' first
-    documents."""
-    alone = [i for i in indices if items[i].group is None]
-    groups: dict[str, list[int]] = {}
+def _units(indices: Sequence[int], groups: Sequence[str | None]) -> list[list[int]]:
+    """``indices`` in what is de-identified together: the documents without a group
+    (``groups[i]`` None) as one unit, then each patient group's, in the order of the
+    groups' first documents."""
+    alone = [i for i in indices if groups[i] is None]
+    units: dict[str, list[int]] = {}
     for i in indices:
-        if items[i].group is not None:
-            groups.setdefault(items[i].group, []).append(i)
-    return ([alone] if alone else []) + list(groups.values())
+        tag = groups[i]
+        if tag is not None:
+            units.setdefault(tag, []).append(i)
+    return ([alone] if alone else []) + list(units.values())
 
 
 class DocumentTimeout(BaseException):

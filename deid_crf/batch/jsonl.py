@@ -24,6 +24,11 @@ stream sent in bulk is tagged in batches while a note sent alone is answered at 
 With ``--group-by`` (``field:NAME`` of the line, or a regular expression over the
 text) the whole input is read first: a patient's notes are de-identified together
 (:mod:`deid_crf.deid.groups`), and the answers still come in input order.
+With ``--key-file`` (masked or surrogate), each note's key record (its id as the
+document id) is appended to the key file, and flushed to disk, before its output line is
+written; the key file is compacted (one record per id: ids must differ) when the input
+ends. With ``--group-by`` too, the patient groups recorded there by earlier batches are
+continued, as in batch mode.
 The exit status is 0 when every line was processed, 1 when some line gave an error.
 """
 
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -40,8 +46,9 @@ from typing import IO, Any
 from deid_crf.batch.engine import STDIN, Settings, deidentifier
 from deid_crf.batch.formats import json_entities, mode_of
 from deid_crf.batch.groups import Document, group_key_function
+from deid_crf.batch.keys import KeyFile, group_memories
 from deid_crf.deid.deidentifier import ANNOTATE, Deidentifier, Result
-from deid_crf.deid.groups import GroupSecret
+from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.io.names import shown
 
 log = logging.getLogger("deid_crf")
@@ -150,15 +157,24 @@ def output_record(request: Request, result: Result) -> dict[str, Any]:
     return {"id": request.id, "text": result.text, "entities": entities}
 
 
-def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) -> int:
+def run_jsonl(
+    source: str, settings: Settings, output: IO[bytes] | None = None, key_file: str | os.PathLike | None = None
+) -> int:
     """De-identify the JSON lines of ``source`` (a path, or ``-`` for standard input)
-    into ``output`` (default: standard output); 0 if every line was processed, 1 if
-    some line gave an error or ``source`` cannot be read."""
+    into ``output`` (default: standard output), appending key records to ``key_file``
+    (masked and surrogate formats); 0 if every line was processed, 1 if some line gave
+    an error or ``source`` cannot be read."""
     output = output if output is not None else sys.stdout.buffer
     deid = deidentifier(settings)  # loaded once, for every line
     mode = mode_of(settings.fmt)
     counts = {"ok": 0, "failed": 0}
     with ExitStack() as stack:
+        keys, memories = None, {}
+        if key_file is not None and mode != ANNOTATE:
+            keys = KeyFile(key_file)  # KeyFileError (exit status 2) before any line is read
+            stack.callback(_close_keys, keys)
+            if settings.group_by:
+                memories = group_memories(key_file, GroupSecret(bytes.fromhex(settings.secret)).check())
         if source == STDIN:
             stream = sys.stdin.buffer
         else:
@@ -174,28 +190,40 @@ def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) 
             parsed = [parse_line(number, data) for number, data in batch]
             requests = [p for p in parsed if isinstance(p, Request)]
             if settings.group_by:
-                results = _deidentify_groups(deid, requests, mode, settings)
+                results = _deidentify_groups(deid, requests, mode, settings, memories)
             else:
                 results = _deidentify(deid, requests, mode)
             for item in parsed:
                 if item is None:
                     continue
-                record = results[item.line] if isinstance(item, Request) else item
-                if isinstance(record, LineError):
+                result = results[item.line] if isinstance(item, Request) else item
+                if isinstance(result, LineError):
                     counts["failed"] += 1
-                    log.warning(f"line {record.line}: {record.reason}")
-                    record = record.record()
+                    log.warning(f"line {result.line}: {result.reason}")
+                    record = result.record()
                 else:
                     counts["ok"] += 1
+                    record = output_record(item, result)
+                    if keys is not None:
+                        keys.append(result.key_record())  # on disk before the answer goes out
                 output.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
                 output.flush()
     log.debug(f"jsonl: {counts['ok']} note(s) de-identified, {counts['failed']} line(s) failed")
     return 1 if counts["failed"] else 0
 
 
+def _close_keys(keys: KeyFile) -> None:
+    keys.close()
+    keys.compact()
+
+
 def _deidentify_groups(
-    deid: Deidentifier, requests: list[Request], mode: str, settings: Settings
-) -> dict[int, dict[str, Any] | LineError]:
+    deid: Deidentifier,
+    requests: list[Request],
+    mode: str,
+    settings: Settings,
+    memories: dict[str, GroupMemory] | None = None,
+) -> dict[int, Result | LineError]:
     """:func:`_deidentify` with patient groups: the notes of a group together, the others as usual."""
     key_of = group_key_function(settings.group_by)
     secret = GroupSecret(bytes.fromhex(settings.secret))
@@ -210,26 +238,27 @@ def _deidentify_groups(
     out = _deidentify(deid, alone, mode)
     for tag, members in groups.items():
         try:
-            results = deid.deidentify_group([r.text for r in members], mode, [str(r.id) for r in members], tag)
-            out |= {r.line: output_record(r, result) for r, result in zip(members, results, strict=True)}
+            ids = [str(r.id) for r in members]
+            results = deid.deidentify_group([r.text for r in members], mode, ids, tag, (memories or {}).get(tag))
+            out |= {r.line: result for r, result in zip(members, results, strict=True)}
         except Exception as exc:
             reason = f"internal error ({type(exc).__name__}) while de-identifying its patient group"
             out |= {r.line: LineError(r.line, reason, r.id) for r in members}
     return out
 
 
-def _deidentify(deid: Deidentifier, requests: list[Request], mode: str) -> dict[int, dict[str, Any] | LineError]:
-    """Line number → output record (or error) of each request, tagged together."""
+def _deidentify(deid: Deidentifier, requests: list[Request], mode: str) -> dict[int, Result | LineError]:
+    """Line number → result (or error) of each request, tagged together."""
     if not requests:
         return {}
     try:
         results = deid.deidentify_many([r.text for r in requests], mode, [str(r.id) for r in requests])
-        return {r.line: output_record(r, result) for r, result in zip(requests, results, strict=True)}
+        return {r.line: result for r, result in zip(requests, results, strict=True)}
     except Exception:
-        out: dict[int, dict[str, Any] | LineError] = {}
+        out: dict[int, Result | LineError] = {}
         for r in requests:  # find the culprit(s): one note at a time
             try:
-                out[r.line] = output_record(r, deid.deidentify(r.text, mode, str(r.id)))
+                out[r.line] = deid.deidentify(r.text, mode, str(r.id))
             except Exception as exc:
                 out[r.line] = LineError(r.line, f"internal error ({type(exc).__name__}) while de-identifying", r.id)
         return out

@@ -146,7 +146,12 @@ class KeyFile:
             self._file.write("\n")
 
     def append(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+        self.extend([record])
+
+    def extend(self, records: list[dict[str, Any]]) -> None:
+        """Append ``records`` and flush them to disk once (a chunk of table rows: one
+        ``fsync``, not one per row)."""
+        self._file.writelines(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
         self._file.flush()
         os.fsync(self._file.fileno())
 

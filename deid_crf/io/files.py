@@ -7,6 +7,8 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -136,6 +138,32 @@ def atomic_write_text(path: str | os.PathLike, content: str, mode: int | None = 
             # On disk before the rename: after a power cut a file is old or new, never empty.
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)  # mkstemp creates files owner-only
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_bytes(path: str | os.PathLike, content: bytes, mode: int) -> None:
+    """:func:`~deid_crf.io.files.atomic_write_text` for bytes."""
+    with atomic_path(path, mode) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(content)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike, mode: int) -> Iterator[str]:
+    """A temporary path beside ``path`` to write to; renamed to ``path`` (file ``mode``)
+    when the block ends, removed if it fails, so ``path`` is never half-written."""
+    path = Path(path)
+    make_dirs(path.parent, folder_mode(mode))
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
