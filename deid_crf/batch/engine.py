@@ -724,6 +724,15 @@ def _process_chunk(
     return [outcomes[i] for i in range(len(items))]
 
 
+def survivor_message(where: str, survivors: Sequence[tuple[int, int, str]], strict: bool) -> str:
+    """The leak audit's warning for one document (or table row): its survivors' output
+    offsets and types, the first ten of them, never their text."""
+    spots = ", ".join(f"{t} at {a}-{b}" for a, b, t in survivors[:10])
+    more = f" and {len(survivors) - 10} more" if len(survivors) > 10 else ""
+    action = "masked (--strict)" if strict else "left in the output (--strict masks them)"
+    return f"{where}: leak audit: {len(survivors)} token(s) of original values {action}: {spots}{more}"
+
+
 def deidentify_texts(
     deid: Deidentifier,
     settings: Settings,
@@ -1109,13 +1118,7 @@ class BatchRun:
             if status.survivors:
                 summary.survivors += len(status.survivors)
                 summary.survivor_documents += 1
-                where = ", ".join(f"{t} at {a}-{b}" for a, b, t in status.survivors[:10])
-                more = f" and {len(status.survivors) - 10} more" if len(status.survivors) > 10 else ""
-                action = "masked (--strict)" if self.settings.strict else "left in the output (--strict masks them)"
-                log.warning(
-                    f"{shown(status.doc_id)}: leak audit: {len(status.survivors)} token(s) of original values "
-                    f"{action}: {where}{more}"
-                )
+                log.warning(survivor_message(shown(status.doc_id), status.survivors, self.settings.strict))
         if self._bar is not None:
             self._bar.update(1)
 

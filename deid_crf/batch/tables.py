@@ -60,6 +60,7 @@ from deid_crf.batch.engine import (
     deidentify_texts,
     model_digest,
     run_fingerprint,
+    survivor_message,
 )
 from deid_crf.batch.formats import json_entities, mode_of
 from deid_crf.batch.groups import Document, group_key_function
@@ -471,12 +472,7 @@ class TableRun:
         if outcome.survivors:
             summary.survivors += len(outcome.survivors)
             summary.survivor_documents += 1
-            spots = ", ".join(f"{t} at {a}-{b}" for a, b, t in outcome.survivors[:10])
-            more = f" and {len(outcome.survivors) - 10} more" if len(outcome.survivors) > 10 else ""
-            action = "masked (--strict)" if self.settings.strict else "left in the output (--strict masks them)"
-            log.warning(
-                f"{where}: leak audit: {len(outcome.survivors)} token(s) of original values {action}: {spots}{more}"
-            )
+            log.warning(survivor_message(where, outcome.survivors, self.settings.strict))
 
     def _write(self, plan: TablePlan, done: dict[int, dict[str, Any]]) -> None:
         """The output table: every row, in order, from the parts and the settled rows."""
