@@ -40,13 +40,18 @@ from typing import IO, Any
 from deid_crf.batch.engine import STDIN, Settings, deidentifier
 from deid_crf.batch.formats import json_entities, mode_of
 from deid_crf.batch.groups import Document, group_key_function
+from deid_crf.batch.pool import can_fork, forked_workers
 from deid_crf.deid.deidentifier import ANNOTATE, Deidentifier, Result
 from deid_crf.deid.groups import GroupSecret
 from deid_crf.io.names import shown
+from deid_crf.parallel import effective_jobs
 
 log = logging.getLogger("deid_crf")
 
-READ_SIZE = 1 << 16
+READ_SIZE = 1 << 18
+# Fewer notes than this per worker are tagged here: a worker's share must outweigh
+# sending it (a note sent alone is answered by this process at once).
+MIN_SHARED = 8
 
 
 @dataclass(frozen=True)
@@ -150,15 +155,21 @@ def output_record(request: Request, result: Result) -> dict[str, Any]:
     return {"id": request.id, "text": result.text, "entities": entities}
 
 
-def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) -> int:
+def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None, jobs: int | None = 1) -> int:
     """De-identify the JSON lines of ``source`` (a path, or ``-`` for standard input)
     into ``output`` (default: standard output); 0 if every line was processed, 1 if
-    some line gave an error or ``source`` cannot be read."""
+    some line gave an error or ``source`` cannot be read. With ``jobs`` > 1 (all cores
+    for -1) and where workers can be forked (:mod:`deid_crf.batch.pool`), the notes of
+    a read are split between that many workers that share this process's model."""
     output = output if output is not None else sys.stdout.buffer
     deid = deidentifier(settings)  # loaded once, for every line
     mode = mode_of(settings.fmt)
     counts = {"ok": 0, "failed": 0}
+    jobs = effective_jobs(jobs)
     with ExitStack() as stack:
+        pool = None
+        if jobs > 1 and not settings.group_by and can_fork():
+            pool = stack.enter_context(forked_workers(jobs))
         if source == STDIN:
             stream = sys.stdin.buffer
         else:
@@ -175,6 +186,16 @@ def run_jsonl(source: str, settings: Settings, output: IO[bytes] | None = None) 
             requests = [p for p in parsed if isinstance(p, Request)]
             if settings.group_by:
                 results = _deidentify_groups(deid, requests, mode, settings)
+            elif pool is not None and len(requests) >= MIN_SHARED * jobs:
+                size = -(-len(requests) // jobs)  # one contiguous share per worker; other keys stay here
+                shares = [
+                    [Request(r.line, r.id, r.text) for r in requests[i : i + size]]
+                    for i in range(0, len(requests), size)
+                ]
+                parts = [(settings, share, mode) for share in shares]
+                results = {}
+                for done in pool.map(_deidentify_in_worker, parts):
+                    results |= done
             else:
                 results = _deidentify(deid, requests, mode)
             for item in parsed:
@@ -216,6 +237,14 @@ def _deidentify_groups(
             reason = f"internal error ({type(exc).__name__}) while de-identifying its patient group"
             out |= {r.line: LineError(r.line, reason, r.id) for r in members}
     return out
+
+
+def _deidentify_in_worker(
+    task: tuple[Settings, list[Request], str],
+) -> dict[int, dict[str, Any] | LineError]:
+    """:func:`_deidentify` in a forked worker, with the de-identifier it inherited."""
+    settings, requests, mode = task
+    return _deidentify(deidentifier(settings), requests, mode)
 
 
 def _deidentify(deid: Deidentifier, requests: list[Request], mode: str) -> dict[int, dict[str, Any] | LineError]:
