@@ -25,7 +25,8 @@ machine unless --allow-plaintext-scheduler); inputs, -o, the model and the key f
 folder must be on a filesystem every worker shares.
 --jsonl reads one JSON object {"id": …, "text": …} per line from the one INPUT (a file or
 - for stdin) and writes one JSON result per line to stdout, flushed at once, the model
-loaded once (docs/deidentification.md).
+loaded once; the notes of one read are shared between the --jobs workers
+(docs/deidentification.md).
 A table (one INPUT ending in .csv, .tsv, .jsonl, .ndjson or .parquet, or --table-format)
 is de-identified into the table -o OUTPUT of the same format: --text-column replaced by
 the output text (masked, surrogate), or, for the annotation formats (brat, json), a
@@ -58,8 +59,8 @@ import logging
 import secrets
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from deid_crf.batch.dask_backend import SchedulerUsageError, TLSFiles, check_scheduler
 from deid_crf.batch.engine import (
     DEFAULT_DOC_TIMEOUT,
     DEFAULT_MAX_BYTES,
@@ -78,31 +79,23 @@ from deid_crf.batch.engine import (
     run_fingerprint,
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
-from deid_crf.batch.groups import FIELD, GroupingError, load_secret, parse_group_by
-from deid_crf.batch.html_view import write_index
-from deid_crf.batch.jsonl import run_jsonl
 from deid_crf.batch.keys import KeyFileError, check_key_file
-from deid_crf.batch.tables import (
-    DEFAULT_SPANS_COLUMN,
-    DEFAULT_TEXT_COLUMN,
-    TableOptions,
-    TableRun,
-    is_table_input,
-    run_record,
-    work_dir,
-)
 from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, UnsupportedOption, mask_function
 from deid_crf.deid.groups import MIN_SECRET_BYTES, SECRET_ENV, SecretError
 from deid_crf.deid.rules import RULE_MODES
 from deid_crf.deid.surrogates import DEFAULT_KEEP
-from deid_crf.deid.user_config import ConfigError, read_user_config
-from deid_crf.deid.user_config import load_secret as load_hash_secret
 from deid_crf.io.files import CorpusError
 from deid_crf.io.names import OneLine, redact_paths, shown
 from deid_crf.io.persistence import InvalidModel
-from deid_crf.io.tables import TABLE_FORMATS, format_of
+from deid_crf.io.tables import DEFAULT_SPANS_COLUMN, DEFAULT_TEXT_COLUMN, TABLE_FORMATS, format_of, is_table_input
 from deid_crf.models import ModelNotFoundError
+
+# What only some options use (Dask and its TLS checks, patient groups, --config, the
+# html index, --jsonl) is imported where the option is handled: tagging one note
+# starts faster without it.
+if TYPE_CHECKING:
+    from deid_crf.batch.dask_backend import TLSFiles
 
 log = logging.getLogger("deid_crf")
 
@@ -149,7 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"fail a document not de-identified within this time (default: {DEFAULT_DOC_TIMEOUT:g}; 0: no limit)",
     )
     parser.add_argument(
-        "-j", "--jobs", "--n-jobs", dest="jobs", type=int, default=-1, help="worker processes (default: all cores)"
+        "-j",
+        "--jobs",
+        "--n-jobs",
+        dest="jobs",
+        type=int,
+        default=-1,
+        help="worker processes for a batch or --jsonl, forked once the model is loaded (default: all cores)",
     )
     parser.add_argument(
         "--backend",
@@ -338,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         log.error("interrupted; outputs written so far are complete, run again to resume")
         return 130
-    except (KeyFileError, ConfigError, CorpusError) as exc:  # names the path (and key, line, column) only
+    except (KeyFileError, CorpusError) as exc:  # names the path (and line, column) only
         log.error(str(exc))
         return 2
     except Exception as exc:  # never print the message or traceback: they may quote text
@@ -388,8 +387,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 2
     if args.review_below is not None and out is None:
         parser.error("--review-below writes review files beside the outputs: it needs -o OUTPUT_DIR")
-    config_text, config_name, hash_secret = _user_config(args.config)  # ConfigError: exit status 2
-    args.user_config = (config_text, config_name, hash_secret)
+    args.user_config = _user_config(args.config)
+    if args.user_config is None:
+        return 2
     if args.jsonl:
         return _jsonl(parser, args, secret or b"")
     if args.table:
@@ -404,7 +404,10 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems += refused
 
     model_dir = str(args.model or default_model_dir())
-    settings = _settings(args, model_dir, model_digest(model_dir), path_key, secret or b"")
+    # The digest (every byte of the model read) records which model wrote an output
+    # directory; output to stdout needs none.
+    digest = model_digest(model_dir) if out is not None else ""
+    settings = _settings(args, model_dir, digest, path_key, secret or b"")
     if not _load_model(settings):
         return 2
     fingerprint = None
@@ -465,6 +468,8 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     counts = summary.counts
     failed = counts["failed"] + len(problems)
     if out is not None and args.format == "html":
+        from deid_crf.batch.html_view import write_index
+
         failed += write_index(out, items, args.output_mode)
     if out is not None:
         verb = "tagged" if args.format in ANNOTATION_FORMATS else "de-identified"
@@ -492,6 +497,8 @@ def _group_secret(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         if args.secret_file is not None:
             parser.error("--secret-file goes with --group-by")
         return None
+    from deid_crf.batch.groups import FIELD, GroupingError, load_secret, parse_group_by
+
     try:
         kind, _ = parse_group_by(args.group_by)
     except GroupingError as exc:
@@ -519,6 +526,8 @@ def _scheduler_tls(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         if given or args.allow_plaintext_scheduler:
             parser.error("--tls-* and --allow-plaintext-scheduler go with --backend dask --scheduler ADDRESS")
         return None
+    from deid_crf.batch.dask_backend import SchedulerUsageError, TLSFiles, check_scheduler
+
     tls = None
     if given:
         if not (args.tls_ca_file and args.tls_cert):
@@ -559,13 +568,19 @@ def _settings(
     )
 
 
-def _user_config(path: Path | None) -> tuple[str, str, str]:
-    """The ``--config`` file's text, shown name and hash secret (hex), checked now:
-    :class:`ConfigError` (file and key named) is a usage error."""
+def _user_config(path: Path | None) -> tuple[str, str, str] | None:
+    """The ``--config`` file's text, shown name and hash secret (hex), checked now; None,
+    with the reason (file and key) logged, when it cannot be used (exit status 2)."""
     if path is None:
         return "", "", ""
-    config, text = read_user_config(path)
-    return text, shown(path), load_hash_secret(config, shown(path)).hex()
+    from deid_crf.deid.user_config import ConfigError, load_secret, read_user_config
+
+    try:
+        config, text = read_user_config(path)
+        return text, shown(path), load_secret(config, shown(path)).hex()
+    except ConfigError as exc:  # names the path and key only
+        log.error(str(exc))
+        return None
 
 
 def _load_model(settings: Settings) -> bool:
@@ -607,7 +622,9 @@ def _jsonl(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: by
     settings = _settings(args, str(args.model or default_model_dir()), model_sha256="", secret=secret)
     if not _load_model(settings):
         return 2
-    return run_jsonl(args.inputs[0], settings, key_file=args.key_file)
+    from deid_crf.batch.jsonl import run_jsonl
+
+    return run_jsonl(args.inputs[0], settings, key_file=args.key_file, jobs=args.jobs)
 
 
 def _table_mode(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
@@ -641,6 +658,8 @@ def _table_mode(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bo
 
 def _table(parser: argparse.ArgumentParser, args: argparse.Namespace, secret: bytes = b"") -> int:
     """A table de-identified into the table -o (:mod:`deid_crf.batch.tables`)."""
+    from deid_crf.batch.tables import TableOptions, TableRun, run_record, work_dir
+
     source, out = args.inputs[0], args.output_dir
     fmt = args.table_format or format_of(source)
     refused = [

@@ -163,6 +163,34 @@ def test_importing_the_tag_command_or_tagging_with_a_crf_stays_light(tiny_model_
     assert "imported []" in lines and "tagged []" in lines
 
 
+# What only some options use: --backend dask, the html format, --config, --group-by,
+# --jsonl, worker processes.
+OPTIONAL = (
+    "deid_crf.batch.dask_backend",
+    "deid_crf.batch.html_view",
+    "deid_crf.deid.user_config",
+    "deid_crf.batch.groups",
+    "deid_crf.batch.jsonl",
+    "concurrent.futures.process",
+)
+
+
+def test_tagging_one_note_imports_only_what_its_options_use(tiny_model_dir, tmp_path):
+    note = tmp_path / "nota.txt"
+    note.write_text("Nombre: Filiberta Gorostiza.\nNHC: 745120.\n", encoding="utf-8")
+    code = (
+        "import sys, deid_crf.tag\n"
+        "for fmt in ('brat', 'json', 'masked'):\n"
+        f"    assert deid_crf.tag.main([{str(note)!r}, '--model', {str(tiny_model_dir)!r}, '--format', fmt]) == 0\n"
+        f"print('imported', [m for m in {OPTIONAL!r} if m in sys.modules])\n"
+        f"deid_crf.tag.main([{str(note)!r}, '--model', {str(tiny_model_dir)!r}, '--format', 'html'])\n"
+        "print('html', 'deid_crf.batch.html_view' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    lines = result.stdout.splitlines()
+    assert "imported []" in lines and "html True" in lines  # the check sees an import when there is one
+
+
 def test_importing_the_package_or_the_features_stays_light():
     code = (
         "import sys, deid_crf, deid_crf.features.registry\n"

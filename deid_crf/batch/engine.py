@@ -56,14 +56,13 @@ from pathlib import Path
 from typing import Any
 
 from deid_crf.batch.formats import SUFFIXES, WITHOUT_CONFIDENCE, mode_of, render
-from deid_crf.batch.groups import Document, group_key_function
 from deid_crf.batch.keys import KeyFile, group_memories
+from deid_crf.batch.pool import can_fork, forked_workers
 from deid_crf.batch.review import REVIEW_SUFFIX, to_review_json
 from deid_crf.config import RECALL_FIRST_CANDIDATES
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier, Result
 from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.deid.rules import rule_layer
-from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
 from deid_crf.io.files import (
     CorpusError,
     TooLarge,
@@ -321,6 +320,8 @@ def assign_groups(
     stays without a group (it fails later, saying why)."""
     if not settings.group_by:
         return list(items), 0
+    from deid_crf.batch.groups import Document, group_key_function
+
     key_of = group_key_function(settings.group_by)
     secret = GroupSecret(bytes.fromhex(settings.secret))
     out, grouped = [], 0
@@ -614,6 +615,8 @@ def deidentifier(settings: Settings) -> Deidentifier:
             rules = rule_layer(settings.rules, settings.propagate)
             actions, hash_value = {}, None
             if settings.user_config:  # checked where the run started; ConfigError names the file
+                from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
+
                 config = parse_user_config(settings.user_config, settings.user_config_name)
                 rules, actions = with_user_config(rules, config), config.actions
                 if settings.hash_secret:
@@ -909,11 +912,26 @@ def _results(
         for chunk in chunks:
             yield from process_chunk(settings, chunk, stdin_data, memories_of(chunk))
         return
+    if can_fork():
+        try:
+            deidentifier(settings)  # loaded here once: the forked workers share it
+        except Exception:
+            pass  # each worker fails to load it too, and reports it per document
+        tasks = [(settings, chunk, memories_of(chunk)) for chunk in chunks]
+        with forked_workers(jobs) as pool:
+            for outcomes in pool.map(_process_chunk_task, tasks):
+                yield from outcomes
+        return
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=jobs, return_as="generator")
     for outcomes in parallel(delayed(process_chunk)(settings, chunk, None, memories_of(chunk)) for chunk in chunks):
         yield from outcomes
+
+
+def _process_chunk_task(task: tuple[Settings, Sequence[WorkItem], dict[str, GroupMemory]]) -> list[Outcome]:
+    settings, chunk, memories = task
+    return process_chunk(settings, chunk, None, memories)
 
 
 def write_outcome(outcome: Outcome, keys: KeyFile | None, mode: int | None = DEFAULT_OUTPUT_MODE) -> DocStatus:
@@ -1028,7 +1046,9 @@ class BatchRun:
         output_dir: Path | None = None,
         fingerprint: dict[str, Any] | None = None,
     ):
-        if not settings.model_sha256:
+        if not settings.model_sha256 and any(STDOUT not in item.outputs for item in items):
+            # What workers check their model against and the output directory records;
+            # a run to standard output has neither (and reads the model once, not twice).
             settings = replace(settings, model_sha256=model_digest(settings.model_dir))
         self.items = items
         self.settings = settings

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from deid_crf.batch.html_view import html_page
 from deid_crf.deid.deidentifier import ANNOTATE, MASKED, SURROGATE, Result
 from deid_crf.io.brat import format_ann
 from deid_crf.text import bio
@@ -80,6 +79,8 @@ def render(result: Result, fmt: str, tokenizer: Tokenizer, review_below: float |
     if fmt == "json":
         return to_json(result)
     if fmt == "html":
+        from deid_crf.batch.html_view import html_page  # only this format needs it
+
         return html_page(result, review_below)
     if fmt == "brat":  # BRAT lists every span, overlapping ones too
         return to_brat(Document(result.doc_id, result.text, [s.entity for s in result.spans]))

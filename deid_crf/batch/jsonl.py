@@ -47,13 +47,18 @@ from deid_crf.batch.engine import STDIN, Settings, deidentifier
 from deid_crf.batch.formats import json_entities, mode_of
 from deid_crf.batch.groups import Document, group_key_function
 from deid_crf.batch.keys import KeyFile, group_memories
+from deid_crf.batch.pool import can_fork, forked_workers
 from deid_crf.deid.deidentifier import ANNOTATE, Deidentifier, Result
 from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.io.names import shown
+from deid_crf.parallel import effective_jobs
 
 log = logging.getLogger("deid_crf")
 
-READ_SIZE = 1 << 16
+READ_SIZE = 1 << 18
+# Fewer notes than this per worker are tagged here: a worker's share must outweigh
+# sending it (a note sent alone is answered by this process at once).
+MIN_SHARED = 8
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,19 @@ class LineError:
 
     def record(self) -> dict[str, Any]:
         return {"id": self.id, "line": self.line, "error": self.reason}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a de-identified note gives: its output line, and its key record when a key
+    file is kept (plain JSON either way, so a worker sends little back)."""
+
+    record: dict[str, Any] = field(repr=False)
+    key_record: dict[str, Any] | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, request: Request, result: Result, with_keys: bool) -> Answer:
+        return cls(output_record(request, result), result.key_record() if with_keys else None)
 
 
 def read_lines(stream: IO[bytes], max_bytes: int) -> Iterator[list[tuple[int, bytes | None]]]:
@@ -158,16 +176,23 @@ def output_record(request: Request, result: Result) -> dict[str, Any]:
 
 
 def run_jsonl(
-    source: str, settings: Settings, output: IO[bytes] | None = None, key_file: str | os.PathLike | None = None
+    source: str,
+    settings: Settings,
+    output: IO[bytes] | None = None,
+    key_file: str | os.PathLike | None = None,
+    jobs: int | None = 1,
 ) -> int:
     """De-identify the JSON lines of ``source`` (a path, or ``-`` for standard input)
     into ``output`` (default: standard output), appending key records to ``key_file``
     (masked and surrogate formats); 0 if every line was processed, 1 if some line gave
-    an error or ``source`` cannot be read."""
+    an error or ``source`` cannot be read. With ``jobs`` > 1 (all cores for -1) and
+    where workers can be forked (:mod:`deid_crf.batch.pool`), the notes of a read are
+    split between that many workers that share this process's model."""
     output = output if output is not None else sys.stdout.buffer
     deid = deidentifier(settings)  # loaded once, for every line
     mode = mode_of(settings.fmt)
     counts = {"ok": 0, "failed": 0}
+    jobs = effective_jobs(jobs)
     with ExitStack() as stack:
         keys, memories = None, {}
         if key_file is not None and mode != ANNOTATE:
@@ -175,6 +200,10 @@ def run_jsonl(
             stack.callback(_close_keys, keys)
             if settings.group_by:
                 memories = group_memories(key_file, GroupSecret(bytes.fromhex(settings.secret)).check())
+        with_keys = keys is not None
+        pool = None
+        if jobs > 1 and not settings.group_by and can_fork():
+            pool = stack.enter_context(forked_workers(jobs))
         if source == STDIN:
             stream = sys.stdin.buffer
         else:
@@ -190,22 +219,32 @@ def run_jsonl(
             parsed = [parse_line(number, data) for number, data in batch]
             requests = [p for p in parsed if isinstance(p, Request)]
             if settings.group_by:
-                results = _deidentify_groups(deid, requests, mode, settings, memories)
+                results = _deidentify_groups(deid, requests, mode, settings, memories, with_keys)
+            elif pool is not None and len(requests) >= MIN_SHARED * jobs:
+                size = -(-len(requests) // jobs)  # one contiguous share per worker; other keys stay here
+                shares = [
+                    [Request(r.line, r.id, r.text) for r in requests[i : i + size]]
+                    for i in range(0, len(requests), size)
+                ]
+                parts = [(settings, share, mode, with_keys) for share in shares]
+                results = {}
+                for done in pool.map(_deidentify_in_worker, parts):
+                    results |= done
             else:
-                results = _deidentify(deid, requests, mode)
+                results = _deidentify(deid, requests, mode, with_keys)
             for item in parsed:
                 if item is None:
                     continue
-                result = results[item.line] if isinstance(item, Request) else item
-                if isinstance(result, LineError):
+                answer = results[item.line] if isinstance(item, Request) else item
+                if isinstance(answer, LineError):
                     counts["failed"] += 1
-                    log.warning(f"line {result.line}: {result.reason}")
-                    record = result.record()
+                    log.warning(f"line {answer.line}: {answer.reason}")
+                    record = answer.record()
                 else:
                     counts["ok"] += 1
-                    record = output_record(item, result)
-                    if keys is not None:
-                        keys.append(result.key_record())  # on disk before the answer goes out
+                    record = answer.record
+                    if keys is not None and answer.key_record is not None:
+                        keys.append(answer.key_record)  # on disk before the answer goes out
                 output.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
                 output.flush()
     log.debug(f"jsonl: {counts['ok']} note(s) de-identified, {counts['failed']} line(s) failed")
@@ -223,7 +262,8 @@ def _deidentify_groups(
     mode: str,
     settings: Settings,
     memories: dict[str, GroupMemory] | None = None,
-) -> dict[int, Result | LineError]:
+    with_keys: bool = False,
+) -> dict[int, Answer | LineError]:
     """:func:`_deidentify` with patient groups: the notes of a group together, the others as usual."""
     key_of = group_key_function(settings.group_by)
     secret = GroupSecret(bytes.fromhex(settings.secret))
@@ -235,30 +275,38 @@ def _deidentify_groups(
             alone.append(r)
         else:
             groups.setdefault(secret.tag(key), []).append(r)
-    out = _deidentify(deid, alone, mode)
+    out = _deidentify(deid, alone, mode, with_keys)
     for tag, members in groups.items():
         try:
             ids = [str(r.id) for r in members]
             results = deid.deidentify_group([r.text for r in members], mode, ids, tag, (memories or {}).get(tag))
-            out |= {r.line: result for r, result in zip(members, results, strict=True)}
+            out |= {r.line: Answer.of(r, result, with_keys) for r, result in zip(members, results, strict=True)}
         except Exception as exc:
             reason = f"internal error ({type(exc).__name__}) while de-identifying its patient group"
             out |= {r.line: LineError(r.line, reason, r.id) for r in members}
     return out
 
 
-def _deidentify(deid: Deidentifier, requests: list[Request], mode: str) -> dict[int, Result | LineError]:
-    """Line number → result (or error) of each request, tagged together."""
+def _deidentify_in_worker(task: tuple[Settings, list[Request], str, bool]) -> dict[int, Answer | LineError]:
+    """:func:`_deidentify` in a forked worker, with the de-identifier it inherited."""
+    settings, requests, mode, with_keys = task
+    return _deidentify(deidentifier(settings), requests, mode, with_keys)
+
+
+def _deidentify(
+    deid: Deidentifier, requests: list[Request], mode: str, with_keys: bool = False
+) -> dict[int, Answer | LineError]:
+    """Line number → answer (or error) of each request, tagged together."""
     if not requests:
         return {}
     try:
         results = deid.deidentify_many([r.text for r in requests], mode, [str(r.id) for r in requests])
-        return {r.line: result for r, result in zip(requests, results, strict=True)}
+        return {r.line: Answer.of(r, result, with_keys) for r, result in zip(requests, results, strict=True)}
     except Exception:
-        out: dict[int, Result | LineError] = {}
+        out: dict[int, Answer | LineError] = {}
         for r in requests:  # find the culprit(s): one note at a time
             try:
-                out[r.line] = deid.deidentify(r.text, mode, str(r.id))
+                out[r.line] = Answer.of(r, deid.deidentify(r.text, mode, str(r.id)), with_keys)
             except Exception as exc:
                 out[r.line] = LineError(r.line, f"internal error ({type(exc).__name__}) while de-identifying", r.id)
         return out

@@ -69,13 +69,19 @@ from deid_crf.deid.deidentifier import ANNOTATE
 from deid_crf.deid.groups import GroupMemory, GroupSecret
 from deid_crf.io.files import atomic_write_text, make_dirs
 from deid_crf.io.names import escape, shown
-from deid_crf.io.tables import ParquetTable, Table, TableError, column_problem, format_of, read_table
+from deid_crf.io.tables import (
+    DEFAULT_SPANS_COLUMN,
+    DEFAULT_TEXT_COLUMN,
+    ParquetTable,
+    Table,
+    TableError,
+    column_problem,
+    read_table,
+)
 from deid_crf.parallel import effective_jobs
 
 log = logging.getLogger("deid_crf")
 
-DEFAULT_TEXT_COLUMN = "text"
-DEFAULT_SPANS_COLUMN = "entities"
 # Rows a worker de-identifies at a time, and what a kill loses at most: small enough to
 # lose little, large enough that the part files stay few (157 for 10,000 rows).
 CHUNK_ROWS = 64
@@ -511,9 +517,3 @@ def _file_digest(path: str) -> str:
     except OSError as exc:
         raise TableError(f"{shown(path)}: cannot read file ({exc.strerror or type(exc).__name__})") from None
     return digest.hexdigest()
-
-
-def is_table_input(path: str, fmt: str | None) -> bool:
-    """Whether ``path`` is read as a table (its extension, :data:`~deid_crf.io.tables.EXTENSIONS`,
-    or a ``--table-format``)."""
-    return fmt is not None or format_of(path) is not None

@@ -9,7 +9,8 @@ fast stages); training and memory are measured in child processes on the train
 split, for the core feature set and (``full_`` measures) for the full feature set of
 the default model (``make train-crf``), when its resources are built. The ``cli_``
 rows run ``python -m deid_crf.tag`` as a user does, start-up and model load included,
-with the trained model of ``--model``: the dev split in each output format, one short
+with the trained model of ``--model``: the dev split in each output format (and in brat
+with ``-j 1``, beside the default of all cores), one short
 note (wall time and peak memory, beside a child process that only tokenizes it) and
 ``--jsonl`` over 10,000 short notes (notes/s after load: the run's wall time less that
 of a run over one note). The targets of the project are printed beside each number;
@@ -129,6 +130,10 @@ def cli_rows(
         options = ["--model", str(model), "--format", fmt, "--seed", "1", "-q"]
         walls = [cli_seconds([str(dev_dir), "-o", str(tmp / f"cli-{fmt}-{i}"), *options], env) for i in range(repeat)]
         results[f"cli_dev_{fmt}_tok_s"] = n_tokens / min(walls)
+    # The default -j (all cores) against one process: what the default is chosen from.
+    options = ["--model", str(model), "--format", "brat", "-q", "-j", "1"]
+    walls = [cli_seconds([str(dev_dir), "-o", str(tmp / f"cli-j1-{i}"), *options], env) for i in range(repeat)]
+    results["cli_dev_brat_1_job_tok_s"] = n_tokens / min(walls)
     note = tmp / "short-note.txt"
     note.write_text(texts[0][: texts[0].rfind("\n", 0, 400) + 1], encoding="utf-8")
     reference = (

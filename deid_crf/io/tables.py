@@ -37,6 +37,9 @@ from deid_crf.io.names import escape, shown
 
 CSV, TSV, JSONL, PARQUET = "csv", "tsv", "jsonl", "parquet"
 TABLE_FORMATS = (CSV, TSV, JSONL, PARQUET)
+# The columns a table run reads its notes from and, for brat/json, writes its spans to.
+DEFAULT_TEXT_COLUMN = "text"
+DEFAULT_SPANS_COLUMN = "entities"
 EXTENSIONS = {".csv": CSV, ".tsv": TSV, ".jsonl": JSONL, ".ndjson": JSONL, ".parquet": PARQUET}
 DELIMITERS = {CSV: ",", TSV: "\t"}
 # A table is held in memory whole; a file over this is refused before it is read.
@@ -395,3 +398,9 @@ def column_problem(table: Table, column: str, option: str) -> str | None:
     if isinstance(table, DelimitedTable) and table.columns.count(column) > 1:
         return f"{shown(table.path)}: two columns are named '{escape(column)}' ({option})"
     return None
+
+
+def is_table_input(path: str, fmt: str | None) -> bool:
+    """Whether ``path`` is read as a table (its extension, :data:`EXTENSIONS`, or a
+    ``--table-format``)."""
+    return fmt is not None or format_of(path) is not None
