@@ -116,6 +116,17 @@ def test_a_department_word_of_an_institution_is_no_survivor_but_its_name_is():
     assert [leaked[s.start : s.end] for s in audit(leaked, spans)] == ["Quirtanilla"]
 
 
+def test_a_phone_prefix_or_the_year_of_an_episode_number_is_no_survivor_but_the_number_is():
+    phone = PHISpan(0, 16, "NUMERO_TELEFONO", text="0034 612 345 678", replacement="0034 699 111 222")
+    episode = PHISpan(20, 32, "ID_CONTACTO_ASISTENCIAL", text="2023/0580238", replacement="2019/4417302")
+    output = "0034 699 111 222, episodio 2019/4417302; ingreso el 28/10/2023"
+    assert audit(output, [phone, episode]) == []
+    leaked = output + ", antes 0580238"
+    assert [leaked[s.start : s.end] for s in audit(leaked, [phone, episode])] == ["0580238"]
+    year_only = PHISpan(0, 4, "ID_SUJETO_ASISTENCIA", text="2023", replacement="7781")  # a number, not a year
+    assert len(audit("7781, ingreso en 2023", [year_only])) == 1
+
+
 def test_the_cli_logs_survivors_without_text(tiny_model_dir, tmp_path, monkeypatch, capsys, unseen_document):
     note = tmp_path / "notes" / "n1.txt"
     note.parent.mkdir()

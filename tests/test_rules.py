@@ -22,6 +22,7 @@ from deid_crf.deid.rules import (
     find_urls,
     nass_is_valid,
     propagate_names,
+    propagate_places,
     rule_layer,
 )
 from deid_crf.experiments.rules_table import evaluate
@@ -208,3 +209,43 @@ def test_a_name_found_short_is_widened_to_the_whole_name_found_elsewhere():
         # a span of another type that holds a part of the name is left as it is
         ("Calle Nese 4", "CALLE", "model"),
     ]
+
+
+def test_a_name_in_capitals_is_found_again_written_in_lower_case():
+    text = "PACIENTE: NDIAYE SARR, AWA\nAwa refiere dolor. Sarr. CARDIOLOGÍA. La SARR.\n"
+    model = [PHISpan(10, 26, "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    spans = propagate_names(text, model)
+    assert [(text[s.start : s.end], s.source) for s in spans] == [
+        ("NDIAYE SARR, AWA", "model"),
+        ("Awa", "propagated"),
+        ("Sarr", "propagated"),
+        ("SARR", "propagated"),
+    ]
+    # a department the model took for a name in a header is not looked for in the text
+    header = "MEDICINA INTERNA\nServicio de Medicina Interna."
+    assert propagate_names(header, [PHISpan(0, 16, "NOMBRE_PERSONAL_SANITARIO", 0.5, MODEL)]) == [
+        PHISpan(0, 16, "NOMBRE_PERSONAL_SANITARIO", 0.5, MODEL)
+    ]
+
+
+def test_the_other_mentions_of_a_place_or_maker_are_found_again():
+    text = (
+        "Campo visual (Humphrey 30-2) en la Unidad de Reumatología Colón. Remitido a "
+        "Colón, 28. Material (Allergan Humphrey, San Leandro). Restaurante Gran Muralla, "
+        "en Gran Canaria; Gran Canaria. HUMPHREY."
+    )
+    street = text.index("Colón, 28")
+    maker = text.index("Allergan")
+    island = text.index("Gran Canaria;")
+    model = [
+        PHISpan(street, street + 9, "CALLE", 0.9, MODEL),
+        PHISpan(maker, maker + 17, "INSTITUCION", 0.8, MODEL),
+        PHISpan(island + 14, island + 26, "TERRITORIO", 0.7, MODEL),
+    ]
+    spans = propagate_places(text, model)
+    added = [(text[s.start : s.end], s.type, s.confidence) for s in spans if s.source == "propagated"]
+    assert added == [
+        ("Humphrey", "INSTITUCION", 0.8),
+        ("Colón", "CALLE", 0.9),  # its phrase's other words name no one: a unit, a specialty
+        ("Gran Canaria", "TERRITORIO", 0.7),  # one span for the words found together
+    ]  # not "Gran" of "Gran Muralla" (another name), nor "HUMPHREY" in capitals

@@ -69,6 +69,15 @@ def test_written_dates_keep_format_and_validity(day, shift):
         ("2016-6-5", -166, "2015-12-22"),
         ("2016.06", 31, "2016.07"),
         ("lunes 2016/06/13", 2, "miércoles 2016/06/15"),
+        # Roman months (capitals only), and Catalan or Galician month names kept in their language.
+        ("8-XI-2023", 40, "18-XII-2023"),
+        ("lunes 04-IV-2024", -100, "martes 26-XII-2023"),
+        ("29.II.24", 1, "1.III.24"),
+        ("13 de juny de 2023", 40, "23 de juliol de 2023"),
+        ("2 d'abril de 2024", 40, "12 de maig de 2024"),
+        ("13 de juny de 2023", 60, "12 d'agost de 2023"),
+        ("30 de xuño de 2022", -100, "22 de marzo de 2022"),
+        ("1 de xaneiro de 2020", 40, "10 de febreiro de 2020"),
     ],
 )
 def test_other_date_formats(text, days, expected):

@@ -10,7 +10,9 @@ them anywhere in the output text:
   words that carry no identity are left out: particles, titles, the kind words of an
   institution or a street, months and weekdays, and kinship words at the start of a
   relative's span (``Madre de 60 años``);
-* runs of 4+ digits of identifiers, phone and fax numbers, against the output's digit runs.
+* runs of 4+ digits of identifiers, phone and fax numbers, against the output's digit
+  runs; not an international prefix (``0034``), nor a year next to other digits
+  (``2024/0045612``).
 
 Each survivor is reported by the output offsets where it is and the type of the span
 it came from, never its text. :func:`mask_survivors` (``--strict``) masks them: a
@@ -42,6 +44,8 @@ from deid_crf.text.spans import PHISpan
 AUDIT = "audit"  # source of a span --strict added over a survivor outside every span
 _WORD = re.compile(r"[^\W\d_]+")
 _DIGITS = re.compile(r"(?<!\d)\d{4,}(?!\d)")
+_PHONE_PREFIX = re.compile(r"00[1-9]\d{1,2}")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _DIGIT_TYPES = frozenset((*ID_TYPES, "NUMERO_TELEFONO", "NUMERO_FAX"))
 # Words a surrogate keeps by design and that identify nobody.
 _NOT_IDENTIFYING = frozenset(
@@ -86,6 +90,11 @@ def identifying_tokens(
             continue
         words.add(key)
     digits = {m.group() for m in _DIGITS.finditer(span.text)} if span.type in _DIGIT_TYPES else set()
+    # An international prefix (0034) and the year that opens an episode number
+    # (2024/0045612) identify nobody, and a date or another phone has them as well.
+    digits = {d for d in digits if not _PHONE_PREFIX.fullmatch(d)}
+    if len(digits) > 1:
+        digits = {d for d in digits if not _YEAR.fullmatch(d)}
     return words, digits
 
 

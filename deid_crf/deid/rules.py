@@ -77,10 +77,11 @@ from deid_crf.deid.recognizers.places import (
 )
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.repeats import propagate_places
 from deid_crf.deid.recognizers.roads import STREET, find_road_points
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
 from deid_crf.deid.recognizers.work import PROFESSION, find_companies, find_professions
-from deid_crf.gazetteers.spanish import PARTICLES
+from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, PARTICLES, SPECIALTY_WORDS, normalize
 from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
 
 __all__ = [
@@ -108,6 +109,7 @@ __all__ = [
     "find_urls",
     "nass_is_valid",
     "propagate_names",
+    "propagate_places",
     "rule_layer",
 ]
 
@@ -191,6 +193,7 @@ DEFAULT_OTHER = UNION
 
 # Name spans whose strings are searched again in the rest of their document.
 NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
+_NOT_NAME_WORDS = frozenset(normalize(w) for w in (*SPECIALTY_WORDS, *INSTITUTION_WORDS))
 
 
 def propagate_names(
@@ -216,6 +219,10 @@ def propagate_names(
         for part in re.findall(r"[^\W\d_]+", whole):
             if len(part) >= 3 and part[0].isupper() and part.lower() not in PARTICLES:
                 names.setdefault(part, span)
+                if part.isupper() and normalize(part) not in _NOT_NAME_WORDS:
+                    # a header's "NDIAYE SARR, AWA" is "Awa" in the text (a header's
+                    # "MEDICINA INTERNA" the model took for a name is a department's)
+                    names.setdefault(part[0] + part[1:].lower(), span)
     if not names:
         return list(spans)
     out = sorted(spans)
@@ -359,7 +366,7 @@ class RuleLayer:
             spans = nicknames_after_names(text, relatives(text, spans))
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
-        spans = propagate_names(text, spans) if self.propagate else sorted(spans)
+        spans = propagate_places(text, propagate_names(text, spans)) if self.propagate else sorted(spans)
         if self.allow is not None:
             spans = [s for s in spans if not self.allow(s.type, text[s.start : s.end])]
         return spans

@@ -44,10 +44,13 @@ from deid_crf.deid.recognizers.national_ids import dni_letter, nass_is_valid
 from deid_crf.gazetteers import spanish
 from deid_crf.gazetteers.spanish import (
     ADDRESS_WORDS,
+    CATALAN_MONTHS,
+    GALICIAN_MONTHS,
     INSTITUTION_WORDS,
     KINSHIP,
     MONTHS,
     PARTICLES,
+    ROMAN_MONTHS,
     TITLE_WORDS,
     WEEKDAYS,
 )
@@ -210,19 +213,43 @@ class Vocabulary:
 
 _MONTH_INDEX = {normalize(m): i for i, m in enumerate(MONTHS, start=1)}
 _MONTH_INDEX |= {normalize(m)[:3]: i for i, m in enumerate(MONTHS, start=1)} | {"sept": 9, "setiembre": 9}
+# Catalan and Galician month names ("13 de juny de 2023", "2 d'abril"): a date written
+# in one is shifted and written in the same language. Spanish wins where they agree.
+_MONTH_NAMES = {"ca": CATALAN_MONTHS, "gl": GALICIAN_MONTHS}
+_MONTH_LANGUAGE = {normalize(m): lang for lang, names in _MONTH_NAMES.items() for m in names} | {
+    key: "es" for key in _MONTH_INDEX
+}
+_MONTH_INDEX |= {
+    normalize(m): i
+    for names in _MONTH_NAMES.values()
+    for i, m in enumerate(names, start=1)
+    if normalize(m) not in _MONTH_INDEX
+}
 _WEEKDAY_INDEX = {normalize(d): i for i, d in enumerate(WEEKDAYS)}
-_MONTH_RE = "|".join(sorted((*MONTHS, "setiembre", "sept", *(m[:3] for m in MONTHS)), key=len, reverse=True))
+_MONTH_RE = "|".join(
+    sorted(
+        {*MONTHS, "setiembre", "sept", *(m[:3] for m in MONTHS), *CATALAN_MONTHS, *GALICIAN_MONTHS},
+        key=len,
+        reverse=True,
+    )
+)
+_ROMAN_INDEX = {r: i for i, r in enumerate(ROMAN_MONTHS, start=1)}
 _NUMERIC = r"(?P<d>\d{1,2})(?P<s>[/.-])(?P<m>\d{1,2})(?P=s)(?P<y>\d{4}|\d{2})"
+# 8-XI-2023, 3.III.20: a Roman month, in capitals only ("vi" is a word).
+_ROMAN = (
+    rf"(?P<rd>\d{{1,2}})(?P<rs>[/.-])(?P<rm>(?-i:{'|'.join(sorted(ROMAN_MONTHS, key=len, reverse=True))}))"
+    r"(?P=rs)(?P<ry>\d{4}|\d{2})"
+)
 _YMD = r"(?P<iy>\d{4})(?P<is>[/.-])(?P<im>\d{1,2})(?P=is)(?P<id>\d{1,2})"  # 2016-03-15, 2016/3/15
 _YM = r"(?P<zy>\d{4})(?P<zs>[/.-])(?P<zm>\d{1,2})"  # 2016-03
 _MY = r"(?P<mm>\d{1,2})(?P<ms>[/.-])(?P<my>\d{4})"  # 03/2016
 _WRITTEN = (
-    rf"(?:(?P<wd>\d{{1,2}})(?P<ws1>\s+de\s+|[-/ ]))?(?P<wm>{_MONTH_RE})(?P<dot>\.?)"
+    rf"(?:(?P<wd>\d{{1,2}})(?P<ws1>\s+de\s+|\s+d['’]|[-/ ]))?(?P<wm>{_MONTH_RE})(?P<dot>\.?)"
     rf"(?:(?P<ws2>\s+de(?:l)?(?:\s+año)?\s+|[-/ ])(?P<wy>\d{{4}}|\d{{2}})(?!\d))?"
 )
 _YEAR = r"(?P<yy>(?:1[89]|20)\d\d)"
 _DATE = re.compile(
-    rf"(?<!\w){_NUMERIC}(?!\d)|(?<!\d){_YMD}(?!\d)|(?<!\d){_YM}(?!\d)|(?<!\w){_MY}(?!\d)"
+    rf"(?<!\w){_NUMERIC}(?!\d)|(?<!\w){_ROMAN}(?!\d)|(?<!\d){_YMD}(?!\d)|(?<!\d){_YM}(?!\d)|(?<!\w){_MY}(?!\d)"
     rf"|(?<!\w){_WRITTEN}(?!\w)|(?<!\d){_YEAR}(?!\d)",
     re.I,
 )
@@ -253,13 +280,31 @@ def _year_like(year: int, like: str) -> str:
     return f"{year % 100:02d}" if len(like) == 2 else f"{year:04d}"
 
 
-def _month_like(month: int, like: str) -> str:
-    """The name of ``month`` written like ``like``: full or abbreviated, same case."""
+def _month_like(month: int, like: str, language: str = "es") -> str:
+    """The name of ``month`` in ``language`` ("es", "ca", "gl") written like ``like``:
+    full or abbreviated (Spanish), same case."""
+    if language != "es":
+        return match_case(like, _MONTH_NAMES[language][month - 1])
     name = MONTHS[month - 1]
     key = normalize(like)
     if key not in {normalize(m) for m in MONTHS} and key != "setiembre":
         name = "sept" if month == 9 and len(key) == 4 else name[:3]
     return match_case(like, name)
+
+
+def _elided(separator: str | None) -> bool:
+    return bool(separator) and separator.rstrip()[-1:] in ("'", "’")
+
+
+def _before_month(separator: str, month: str, language: str) -> str:
+    """The separator between a day and ``month``: in Catalan "d'" before a vowel and
+    "de" before a consonant ("2 d'abril", "13 de juny")."""
+    if language != "ca" or separator.strip() not in ("de", "d'", "d’"):
+        return separator
+    lead = separator[: len(separator) - len(separator.lstrip())]
+    if normalize(month)[0] in "aeiou":
+        return f"{lead}d{separator.strip()[-1] if _elided(separator) else chr(39)}"
+    return f"{lead}de "
 
 
 def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> str | None:
@@ -283,6 +328,11 @@ def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> s
                 pad = _padded(g["d"], g["m"])
                 out = f"{_number(new.day, pad)}{g['s']}{_number(new.month, pad)}{g['s']}{_year_like(new.year, g['y'])}"
                 shifted_day = new
+            elif g["rd"]:
+                new = date(_full_year(g["ry"]), _ROMAN_INDEX[g["rm"]], int(g["rd"])) + timedelta(days)
+                day, sep = _number(new.day, g["rd"].startswith("0")), g["rs"]
+                out = f"{day}{sep}{ROMAN_MONTHS[new.month - 1]}{sep}{_year_like(new.year, g['ry'])}"
+                shifted_day = new
             elif g["iy"]:
                 new = date(int(g["iy"]), int(g["im"]), int(g["id"])) + timedelta(days)
                 pad = _padded(g["im"], g["id"])
@@ -298,10 +348,12 @@ def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> s
                 year = _full_year(g["wy"]) if g["wy"] else 2000  # a leap year: "29 de febrero"
                 new = date(year, month, int(g["wd"]) if g["wd"] else 15) + timedelta(days)
                 out = ""
+                language = "ca" if _elided(g["ws1"]) else _MONTH_LANGUAGE.get(normalize(g["wm"]), "es")
+                name = _month_like(new.month, g["wm"], language)
                 if g["wd"]:
-                    out += _number(new.day, g["wd"].startswith("0")) + g["ws1"]
+                    out += _number(new.day, g["wd"].startswith("0")) + _before_month(g["ws1"], name, language)
                     shifted_day = new if g["wy"] else None
-                out += _month_like(new.month, g["wm"]) + g["dot"]
+                out += name + g["dot"]
                 if g["wy"]:
                     out += g["ws2"] + _year_like(new.year, g["wy"])
             else:

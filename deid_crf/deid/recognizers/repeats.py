@@ -1,0 +1,74 @@
+"""The other mentions of a place or an organisation a document names once in full.
+
+A case report gives the address of the clinic that wrote it, ``Colón, 28, 1º``, and
+names that clinic ``Unidad de Reumatología Colón-28-Clínica`` a few words earlier; a
+maker found as ``(Allergan Humphrey, San Leandro, …)`` is mentioned again as a device,
+``campo visual (Humphrey 30-2 …)``. The model finds the full mention and misses the
+short one, and the short one then identifies what was replaced: the leak audit
+(:mod:`deid_crf.deid.audit`) reports it as a survivor.
+
+:func:`propagate_places` takes, before anything is replaced, each capitalised word the
+audit would look for in a span of :data:`PLACE_TYPES` (the same definition:
+:func:`~deid_crf.deid.audit.identifying_tokens`, which leaves out street and
+institution kind words, particles, titles, months) and looks for it elsewhere in the
+document, outside every span, written the same way (``Humphrey``, not ``HUMPHREY``: a
+word in capitals is a header's as often as a name's). An occurrence counts only when
+every other capitalised word around it (the words joined to it by spaces and
+particles) is one of those words too or identifies nothing ("Unidad de Reumatología
+Colón" counts, "restaurante Gran Muralla" for a found "Gran Canaria" does not); the
+words found together become one span, of the type and confidence of the first span
+that had them. Person names have their own propagation
+(:func:`~deid_crf.deid.rules.propagate_names`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from deid_crf.deid.audit import identifying_tokens
+from deid_crf.gazetteers.spanish import PARTICLES, UPPER, normalize
+from deid_crf.text.spans import PROPAGATED, Coverage, PHISpan
+
+PLACE_TYPES = ("CALLE", "TERRITORIO", "PAIS", "INSTITUCION", "HOSPITAL", "CENTRO_SALUD")
+# Capitalised words and particles joined by spaces: the phrase around an occurrence.
+_PHRASE_WORD = rf"(?:[{UPPER}][^\W\d_]*|(?:{'|'.join(sorted(PARTICLES))})(?!\w))"
+_PHRASE = re.compile(rf"(?<!\w){_PHRASE_WORD}(?:[^\S\n]+{_PHRASE_WORD})*")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _title_case(word: str) -> bool:
+    return len(word) >= 3 and word[0].isupper() and not word.isupper()
+
+
+def propagate_places(text: str, spans: Sequence[PHISpan], types: Sequence[str] = PLACE_TYPES) -> list[PHISpan]:
+    """``spans`` (not overlapping one another) plus the other occurrences, outside every
+    span, of the identifying words of the spans of ``types`` (see the module)."""
+    wanted: dict[str, PHISpan] = {}
+    for span in spans:
+        if span.type in types:
+            value = text[span.start : span.end]
+            words, _ = identifying_tokens(replace(span, text=value))
+            for m in _WORD.finditer(value):
+                if _title_case(m.group()) and normalize(m.group()) in words:
+                    wanted.setdefault(m.group(), span)
+    if not wanted:
+        return list(spans)
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for phrase in _PHRASE.finditer(text):
+        words = list(_WORD.finditer(phrase.group()))
+        found = [w for w in words if w.group() in wanted]
+        if not found or any(
+            w.group() not in wanted
+            and w.group()[0].isupper()
+            and identifying_tokens(PHISpan(0, 0, "", text=w.group()))[0]
+            for w in words
+        ):
+            continue
+        start, end = phrase.start() + found[0].start(), phrase.start() + found[-1].end()
+        if not coverage.overlaps(start, end):
+            origin = wanted[found[0].group()]
+            added.append(PHISpan(start, end, origin.type, origin.confidence, PROPAGATED))
+    return sorted([*spans, *added]) if added else list(spans)
