@@ -1,10 +1,12 @@
 """The project's multi-format evaluation notes (evaluation/notes/markup): they convert to
-BRAT that the project's reader accepts, are complete, and are kept apart from every source
-of training text. The BRAT files are written here, from the markup, as `make notes-brat` does."""
+BRAT that the project's reader accepts, are complete, match the counts their README claims,
+and are kept apart from every source of training text. The BRAT files are written here,
+from the markup, as `make notes-brat` does."""
 
 from __future__ import annotations
 
 import collections
+import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +19,8 @@ from deid_crf.text.tokenizer import Tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
 NOTES = REPO / "evaluation" / "notes"
-HALVES = ("dev", "test")
+HALVES = ("dev", "test")  # the first corpus, split by document and balanced by format
+SPLITS = ("dev", "dev2", "test")  # dev2: fresh guide data in formats the halves lack
 NGRAM = 8
 
 
@@ -27,14 +30,14 @@ def formats(half: str) -> collections.Counter[str]:
 
 @pytest.fixture(scope="module")
 def brat(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Both halves converted to BRAT, as `make notes-brat` writes them."""
+    """Every split converted to BRAT, as `make notes-brat` writes them."""
     root = tmp_path_factory.mktemp("notes")
-    for half in HALVES:
+    for half in SPLITS:
         convert_dir(NOTES / "markup" / half, root / half)
     return root
 
 
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", SPLITS)
 def test_converted_brat_reads_back_as_the_markup(brat: Path, half: str):
     """The BRAT reader accepts every converted file (span text checked against the
     document) and finds exactly the markup's mentions."""
@@ -57,6 +60,72 @@ def test_size_formats_and_types_as_promised(brat: Path):
     for half, half_docs in docs.items():
         types = {e.type for doc in half_docs for e in doc.entities}
         assert types == MEDDOCAN_TYPES, f"{half} lacks {sorted(MEDDOCAN_TYPES - types)}"
+
+
+def test_dev2_size_types_and_new_formats(brat: Path):
+    """dev2 is at least 14 documents and 450 entities, has every type, and brings formats
+    that the dev and test halves do not have."""
+    docs = read_brat_dir(brat / "dev2")
+    assert len(docs) >= 14
+    assert sum(len(doc.entities) for doc in docs) >= 450
+    types = {e.type for doc in docs for e in doc.entities}
+    assert types == MEDDOCAN_TYPES, f"dev2 lacks {sorted(MEDDOCAN_TYPES - types)}"
+    assert not set(formats("dev2")) & set(formats("dev") + formats("test"))
+
+
+def test_the_scorer_reads_every_split_on_disk():
+    """`python -m deid_crf.experiments.eval_notes` offers exactly the splits that exist."""
+    from deid_crf.experiments.eval_notes import NOTES_DIR, read_notes
+    from deid_crf.experiments.eval_notes import SPLITS as SCORED
+
+    assert SCORED == SPLITS
+    assert {p.name for p in NOTES_DIR.iterdir() if p.is_dir()} == set(SCORED)
+    for split in SCORED:
+        assert [d.doc_id for d in read_notes(NOTES_DIR / split)] == sorted(markup_names(split))
+
+
+def markup_names(split: str) -> list[str]:
+    return [p.stem for p in (NOTES / "markup" / split).glob("*.md")]
+
+
+def markup_counts() -> dict[str, dict[str, collections.Counter[str]]]:
+    """Entity counts by type of every markup file, by split and file name."""
+    counts: dict[str, dict[str, collections.Counter[str]]] = {}
+    for split in SPLITS:
+        counts[split] = {}
+        for path in sorted((NOTES / "markup" / split).glob("*.md")):
+            spans = parse_markup(path.read_text(encoding="utf-8"), path.name)[1]
+            counts[split][path.stem] = collections.Counter(kind for _, _, kind in spans)
+    return counts
+
+
+# The README's tables: documents and entities per split, entities per file, entities per type and split.
+SPLIT_ROW = r"^\| (\w+) \(`markup/\w+/`\) \| (\d+) \| (\d+) \|"
+FILE_ROW = r"^\| ([a-z]+-\d+) \| (\w+) \| [^|]+ \| (\d+) \|"
+TYPE_ROW = r"^\| ([A-Z_]+) \| (\d+) \| (\d+) \| (\d+) \|$"
+
+
+def readme_rows(pattern: str) -> list[tuple[str, ...]]:
+    return re.findall(pattern, (NOTES / "README.md").read_text(encoding="utf-8"), flags=re.MULTILINE)
+
+
+def test_readme_counts_match_the_markup():
+    """Every number the notes README claims: documents and entities per split, entities per
+    file (each file listed once, in its split), and entities per type and split."""
+    counts = markup_counts()
+    splits = {split: (int(docs), int(ents)) for split, docs, ents in readme_rows(SPLIT_ROW)}
+    assert splits == {s: (len(files), sum(sum(c.values()) for c in files.values())) for s, files in counts.items()}
+
+    files = readme_rows(FILE_ROW)
+    claimed = collections.Counter((split, name) for name, split, _ in files)
+    assert all(n == 1 for n in claimed.values()), "a file listed twice"
+    assert set(claimed) == {(s, name) for s, names in counts.items() for name in names}
+    wrong = [(s, name) for name, s, n in files if int(n) != sum(counts[s][name].values())]
+    assert not wrong, f"entity counts in the README differ from the markup: {wrong}"
+
+    per_type = {row[0]: tuple(map(int, row[1:])) for row in readme_rows(TYPE_ROW)}
+    totals = {s: sum(files.values(), collections.Counter()) for s, files in counts.items()}
+    assert per_type == {kind: tuple(totals[s][kind] for s in SPLITS) for kind in MEDDOCAN_TYPES}
 
 
 def ngrams(texts: list[str], n: int = NGRAM) -> set[tuple[str, ...]]:
@@ -82,11 +151,13 @@ def test_no_eight_token_sequence_of_the_notes_is_in_the_synthetic_notes():
     from deid_crf.augment import training_documents
 
     data = default_data_config()
-    notes = [parse_markup(p.read_text(encoding="utf-8"), p.name)[0] for p in sorted(NOTES.glob("markup/*/*.md"))]
+    paths = sorted(NOTES.glob("markup/*/*.md"))
+    assert {p.parent.name for p in paths} == set(SPLITS)
+    notes = [parse_markup(p.read_text(encoding="utf-8"), p.name)[0] for p in paths]
     synthetic = training_documents([], replace(data, rewrite=0.0))
     assert len(synthetic) == data.synthetic > 0
-    overlap = ngrams(notes) & ngrams([doc.text for doc in synthetic])
-    assert not overlap, f"{len(overlap)} shared {NGRAM}-token sequences"  # counts only, never the text
+    shared = len(ngrams(notes) & ngrams([doc.text for doc in synthetic]))
+    assert shared == 0, f"{shared} shared {NGRAM}-token sequences"  # a count: pytest never prints the text
 
 
 def default_data_config():
@@ -103,10 +174,10 @@ def test_no_eight_token_sequence_of_the_notes_is_in_the_training_text(brat: Path
     default training config adds (rewritten train documents and synthetic notes)."""
     from deid_crf.augment import training_documents
 
-    notes = [doc.text for half in HALVES for doc in read_brat_dir(brat / half)]
+    notes = [doc.text for half in SPLITS for doc in read_brat_dir(brat / half)]
     corpus = [doc for split in ("train", "dev") for doc in read_brat_dir(data_dir / "meddocan" / split)]
     training = training_documents(corpus, default_data_config())
     assert len(training) > len(corpus), "the default config augments"
-    overlap = ngrams(notes) & ngrams([doc.text for doc in training])
-    # Only generic clinical boilerplate may coincide; report counts, never the text.
-    assert not overlap, f"{len(overlap)} shared {NGRAM}-token sequences"
+    # Report a count, never the text: asserting on the set itself makes pytest print it.
+    shared = len(ngrams(notes) & ngrams([doc.text for doc in training]))
+    assert shared == 0, f"{shared} shared {NGRAM}-token sequences"

@@ -6,7 +6,7 @@
 Each row trains the config's model on MEDDOCAN train plus one choice of augmented
 documents (``meddocan``: none; ``rewrite``: the config's rewritten copies only;
 ``synthetic``: its synthetic notes only; ``both``: what the config trains on), then
-scores MEDDOCAN dev (model alone and shipped pipeline) and both halves of the notes
+scores MEDDOCAN dev (model alone and shipped pipeline) and every split of the notes
 (shipped pipeline). Training seconds are those of ``fit`` alone, in the same run.
 """
 
@@ -92,7 +92,7 @@ def format_rows(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from deid_crf.experiments.eval_notes import HALVES, NOTES_DIR, read_notes
+    from deid_crf.experiments.eval_notes import NOTES_DIR, SPLITS, read_notes
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", type=Path, default=Path("configs/crf.toml"))
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     config = RunConfig.from_dict(tomllib.loads(args.config.read_text(encoding="utf-8")), source=str(args.config))
     root = args.data_dir or data_dir()
-    notes = {half: read_notes(NOTES_DIR / half) for half in HALVES}
+    notes = {half: read_notes(NOTES_DIR / half) for half in SPLITS}
     rows = []
     for row in args.rows:
         rows.append(run_row(config, row, root, notes))

@@ -1,14 +1,17 @@
 """Score a model on the project's multi-format evaluation notes (``evaluation/notes``)::
 
-    python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev --half test]
+    python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev2 --half test]
                                                [--json OUT.json]          # or: make eval-notes
 
-For each half it scores the model alone and the shipped pipeline (the model, the rule
-layer and name propagation: what ``python -m deid_crf.tag`` writes) with the MEDDOCAN
-measures, and prints a per-type table of the shipped pipeline. "Span recall" is the
-recall of subtask 2 [strict]: spans found with exact offsets, whatever their type.
+The notes come in three splits (``evaluation/notes/README.md``): ``dev``, the first guide
+half, used for many rounds of rule fixes; ``dev2``, fresh guide data written later; and
+``test``. For each split asked for (default: all three) it scores the model alone and the
+shipped pipeline (the model, the rule layer and name propagation: what
+``python -m deid_crf.tag`` writes) with the MEDDOCAN measures, and prints a per-type
+table of the shipped pipeline. "Span recall" is the recall of subtask 2 [strict]: spans
+found with exact offsets, whatever their type.
 
-The notes are test data: this script reads them to score, and nothing in the project
+The notes are evaluation data: this script reads them to score, and nothing in the project
 trains on them (``tests/test_eval_notes.py``).
 """
 
@@ -26,11 +29,12 @@ from deid_crf.scoring.meddocan import MeddocanScores, score_documents
 from deid_crf.text.document import Document, Entity
 
 NOTES_DIR = Path(__file__).resolve().parents[2] / "evaluation" / "notes" / "markup"
-HALVES = ("dev", "test")
+#: The splits of the notes, one folder each under ``NOTES_DIR``.
+SPLITS = ("dev", "dev2", "test")
 
 
 def read_notes(folder: Path) -> list[Document]:
-    """The documents of one half (``*.md`` inline markup), sorted by name."""
+    """The documents of one split (``*.md`` inline markup), sorted by name."""
     paths = sorted(folder.glob("*.md"))
     if not paths:
         raise FileNotFoundError(f"{folder}: no *.md evaluation notes")
@@ -82,15 +86,17 @@ def per_type_table(by_half: dict[str, dict[str, MeddocanScores]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=None, help="model directory (default: models/crf)")
-    parser.add_argument("--notes", type=Path, default=NOTES_DIR, help="folder with dev/ and test/ markup")
-    parser.add_argument("--half", action="append", choices=HALVES, help="halves to score (default: both)")
+    parser.add_argument("--notes", type=Path, default=NOTES_DIR, help="folder with dev/, dev2/ and test/ markup")
+    parser.add_argument(
+        "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all three)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the scores as JSON")
     args = parser.parse_args(argv)
 
     from deid_crf.deid.deidentifier import load
 
     try:
-        halves = {half: read_notes(args.notes / half) for half in args.half or HALVES}
+        halves = {half: read_notes(args.notes / half) for half in args.half or SPLITS}
         deidentifier = load(args.model or default_model_dir(), rules="default")
     except (FileNotFoundError, MarkupError, ValueError) as exc:  # ModelNotFoundError is a FileNotFoundError
         print(f"error: {exc}", file=sys.stderr)
