@@ -67,6 +67,8 @@ MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic").split(
 # Spellings of September that the tables above do not hold.
 SEPTEMBER_VARIANTS = ("setiembre", "sept")
 WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()  # Monday first, as date.weekday()
+CATALAN_WEEKDAYS = "dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
+GALICIAN_WEEKDAYS = "luns martes mércores xoves venres sábado domingo".split()
 # Month names of the co-official languages that Spanish notes quote in dates ("13 de juny de 2023",
 # "2 d'abril de 2024"), January first; and the Roman numerals of "3-III-2020".
 CATALAN_MONTHS = "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre".split()

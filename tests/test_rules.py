@@ -249,3 +249,37 @@ def test_the_other_mentions_of_a_place_or_maker_are_found_again():
         ("Colón", "CALLE", 0.9),  # its phrase's other words name no one: a unit, a specialty
         ("Gran Canaria", "TERRITORIO", 0.7),  # one span for the words found together
     ]  # not "Gran" of "Gran Muralla" (another name), nor "HUMPHREY" in capitals
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Fecha: martes 25/02/2025.", ["martes 25/02/2025"]),
+        ("Fecha: vie. 07/03/25", ["vie. 07/03/25"]),
+        ("xoves 06/03/2025", ["xoves 06/03/2025"]),
+        ("Data: dilluns, 15 de juliol de 2024", ["dilluns, 15 de juliol de 2024"]),
+        ("el lunes 04-IV-2024", ["lunes 04-IV-2024"]),
+        ("agua de mar 12/03/2024", ["mar 12/03/2024"]),  # only before figures: the sea alone is not a day
+        ("calamar 12/03/2024", ["12/03/2024"]),
+    ],
+)
+def test_a_weekday_opens_a_date_in_figures(text, expected):
+    assert [text[a:b] for a, b, _ in find_dates(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Vive con su hija de 19 años.", ["hija de 19 años"]),
+        ("Tiene dos hijas de 16 y 12 años.", ["dos hijas de 16 y 12 años"]),
+        ("Su hijo mediano (21 años) trabaja.", ["hijo mediano (21 años)"]),
+        ("Su hijo Iñaki, de 12 años.", ["hijo"]),  # after a name and a comma the age is its own span
+        ("Vive amb la seva germana i dos fills.", ["germana", "dos fills"]),
+        ("o seu fillo e a súa nai", ["fillo", "nai"]),
+        ("Una solución madre de 3 años de vida útil", []),
+    ],
+)
+def test_relatives_in_other_languages_and_with_their_ages(text, expected):
+    from deid_crf.deid.recognizers.relatives import relatives
+
+    assert [text[s.start : s.end] for s in relatives(text, [])] == expected

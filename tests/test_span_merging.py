@@ -7,13 +7,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from deid_crf.gazetteers.spanish import PARTICLES
+from deid_crf.gazetteers.spanish import PARTICLES, normalize
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from deid_crf.deid.recognizers import dates, phones
 from deid_crf.deid.recognizers.common import PHONE, line_before
-from deid_crf.deid.rules import NAME_TYPES, propagate_names
+from deid_crf.deid.rules import NAME_TYPES, NOT_NAME_WORDS, propagate_names
 from deid_crf.text import spans as spans_module
 from deid_crf.text.spans import (
     MODEL,
@@ -89,6 +89,8 @@ def reference_propagate_names(text: str, spans: Sequence[PHISpan], types=NAME_TY
         for part in re.findall(r"[^\W\d_]+", whole):
             if len(part) >= 3 and part[0].isupper() and part.lower() not in PARTICLES:
                 names.setdefault(part, span)
+                if part.isupper() and normalize(part) not in NOT_NAME_WORDS:  # "AWA" is "Awa" in the text
+                    names.setdefault(part[0] + part[1:].lower(), span)
     if not names:
         return list(spans)
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?!\w)")
@@ -241,7 +243,7 @@ def test_combine_gives_the_former_results(model_case, rule_case, priority, data)
 def text_with_names(draw):
     """A text where names recur, and a few spans of one to three words, most of them names."""
     separators = st.sampled_from([" ", " ", "\n", ", ", "."])
-    pieces = st.sampled_from([*WORDS, "Ernesto Rivera", "Ana María Bueno", "Sr.Rivera"])
+    pieces = st.sampled_from([*WORDS, "Ernesto Rivera", "Ana María Bueno", "Sr.Rivera", "RIVERA BUENO, ANA"])
     text = "".join(draw(st.lists(st.one_of(pieces, separators), min_size=12, max_size=60)))
     words = [m.span() for m in re.finditer(r"\w+|Sr\.", text)]
     spans = []

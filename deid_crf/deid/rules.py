@@ -193,7 +193,7 @@ DEFAULT_OTHER = UNION
 
 # Name spans whose strings are searched again in the rest of their document.
 NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
-_NOT_NAME_WORDS = frozenset(normalize(w) for w in (*SPECIALTY_WORDS, *INSTITUTION_WORDS))
+NOT_NAME_WORDS = frozenset(normalize(w) for w in (*SPECIALTY_WORDS, *INSTITUTION_WORDS))
 
 
 def propagate_names(
@@ -219,7 +219,7 @@ def propagate_names(
         for part in re.findall(r"[^\W\d_]+", whole):
             if len(part) >= 3 and part[0].isupper() and part.lower() not in PARTICLES:
                 names.setdefault(part, span)
-                if part.isupper() and normalize(part) not in _NOT_NAME_WORDS:
+                if part.isupper() and normalize(part) not in NOT_NAME_WORDS:
                     # a header's "NDIAYE SARR, AWA" is "Awa" in the text (a header's
                     # "MEDICINA INTERNA" the model took for a name is a department's)
                     names.setdefault(part[0] + part[1:].lower(), span)

@@ -32,7 +32,9 @@ from datetime import date
 from deid_crf.deid.recognizers.common import DATE, LINE_BREAKS, SP, Match, line_before
 from deid_crf.gazetteers.spanish import (
     CATALAN_MONTHS,
+    CATALAN_WEEKDAYS,
     GALICIAN_MONTHS,
+    GALICIAN_WEEKDAYS,
     HOLIDAYS,
     MONTH_ABBREVIATIONS,
     MONTHS,
@@ -46,8 +48,14 @@ Span = tuple[int, int]
 
 _MONTH_NAMES = sorted({*MONTHS, *SEPTEMBER_VARIANTS, *CATALAN_MONTHS, *GALICIAN_MONTHS}, key=len, reverse=True)
 _MONTH = "|".join([*_MONTH_NAMES, *MONTH_ABBREVIATIONS])
-_WEEKDAY_NAMES = sorted({*WEEKDAYS, "miercoles", "sabado"}, key=len, reverse=True)
+_WEEKDAY_NAMES = sorted(
+    {*WEEKDAYS, "miercoles", "sabado", *CATALAN_WEEKDAYS, *GALICIAN_WEEKDAYS}, key=len, reverse=True
+)
 _WEEKDAY = "|".join(_WEEKDAY_NAMES)
+# The weekday opening a date in figures (P6.3): "martes 25/02/2025", "vie. 07/03/25",
+# "dilluns, 15-VII-2024"; abbreviated only there, where "mar" cannot be the sea.
+_WEEKDAY_ABBREVIATIONS = "lun|mar|mié|mie|jue|vie|sáb|sab|dom"
+_WEEKDAY_BEFORE = rf"(?:(?i:{_WEEKDAY}|(?:{_WEEKDAY_ABBREVIATIONS})\.?),?{SP}+)?"
 _OF = rf"(?:{SP}+de{SP}+|{SP}+d['’]{SP}*)"  # "de", Catalan "d'"
 _YEAR_OF = rf"(?:{SP}+de(?:l)?(?:{SP}+año)?{SP}+|[-/ ])"
 _END = r"(?![\w/]|[.,]\d)"
@@ -69,11 +77,11 @@ _INTERVAL_START = re.compile(
     re.IGNORECASE,
 )
 _ROMAN = re.compile(
-    rf"(?<![\w/.-])(\d{{1,2}})([-/. ])({'|'.join(sorted(ROMAN_MONTHS, key=len, reverse=True))})\2"
+    rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([-/. ])({'|'.join(sorted(ROMAN_MONTHS, key=len, reverse=True))})\2"
     rf"(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)"
 )
-_ISO = re.compile(r"(?<![\w/.-])((?:19|20)\d\d)([-/.])(\d{1,2})\2(\d{1,2})(?![\w]|[/.-]\d)")
-_NUMERIC = re.compile(r"(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\w]|[/.-]\d)")
+_ISO = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}((?:19|20)\d\d)([-/.])(\d{{1,2}})\2(\d{{1,2}})(?![\w]|[/.-]\d)")
+_NUMERIC = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)")
 _WEEKDAY_DAY = re.compile(rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})(?![\w]|[/.:,]\d)", re.IGNORECASE)
 _WEEKDAY_ALONE = re.compile(rf"(?:\b(?:el|del){SP}+|\()(?P<date>{_WEEKDAY})(?!\w)", re.IGNORECASE)
 _DAY_MONTH = re.compile(rf"\b(?:el|del){SP}+(?P<date>(\d\d)/(\d\d))(?![\w]|[/.-]\d)")

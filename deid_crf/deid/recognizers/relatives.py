@@ -19,7 +19,13 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
   Irigoyen``) is the relative's: its type becomes FAMILIARES; so does a name the model
   took for a place there (``su hija mayor, Salma``);
 * an age right after a relative (``su hijo Iñaki, de 12 años``) is the relative's, a
-  FAMILIARES span of its own as in MEDDOCAN train (15 such spans to 5 typed EDAD).
+  FAMILIARES span of its own as in MEDDOCAN train (15 such spans to 5 typed EDAD);
+  right after the kinship phrase itself (``hija de 19 años``, ``dos hijas de 16 y 12
+  años``, ``hijo mediano (21 años)``) it joins the phrase's span, as MEDDOCAN train
+  writes ``hijo de 27 años`` and ``madre de 34 años``;
+* kinship words of Catalan, Galician and Basque count too (``la seva germana``, ``o seu
+  fillo``, ``alaba``), but not those that also mean "woman" or "man" (``dona``,
+  ``home``, ``muller``, ``ama``).
 """
 
 from __future__ import annotations
@@ -42,7 +48,14 @@ _KIN_WORD = (
     r"(?:madres?|padres?|hij[oa]s?|herman[oa]s?|espos[oa]s?|marido|exmarido|expareja|exmujer"
     r"|abuel[oa]s?|bisabuel[oa]s?|tí[oa]s?|sobrin[oa]s?|prim[oa]s?|niet[oa]s?|bisniet[oa]s?"
     r"|cuñad[oa]s?|yerno|nuera|suegr[oa]s?|consuegr[oa]s?|hermanastr[oa]s?|padrastro|madrastra"
-    r"|hijastr[oa]s?|progenitor(?:a|es|as)?|gemel[oa]s?|melliz[oa]s?)"
+    r"|hijastr[oa]s?|progenitor(?:a|es|as)?|gemel[oa]s?|melliz[oa]s?"
+    # Catalan, Galician and Basque, as notes quote them ("la seva germana", "o seu fillo",
+    # "alaba"); words that are also ordinary Spanish or mean "woman" or "man" left out
+    # (dona, home, muller, ama).
+    r"|mare|pare|fill|filla|fills|filles|germà|germana|germans|germanes|marit|avi|àvia|néta?|néts"
+    r"|oncles?|cosina?|nebot|neboda|nebots|sogre|gendre|cunyat|cunyada"
+    r"|nai|pai|fill[oa]s?|irmán|irmá|irmáns|irmás|avó|avoa|avós|sobriñ[oa]s?|curmán|curmá|sogro|xenro"
+    r"|aita|alaba|semea|anaia|ahizpa|arreba|senarra|emaztea|amona|aitona)"
 )
 _NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|\d{1,2})"
 _QUALIFIER = (
@@ -53,7 +66,8 @@ _QUALIFIER = (
 # determiner, a possessive, a preposition or a conjunction.
 _BEFORE = (
     r"(?:^|[\n\r(\[;:,.\-–—•|·]|\b(?:el|la|los|las|un|una|unos|unas|su|sus|mi|mis|tu|tus|nuestr[oa]s?"
-    r"|a|al|de|del|con|por|para|sin|entre|y|e|o|u|ni|como|según|que|otro|otra|otros|otras)\b)"
+    r"|a|al|de|del|con|por|para|sin|entre|y|e|o|u|ni|como|según|que|otro|otra|otros|otras"
+    r"|seva|seves|seu|seus|i|amb|súa|súas|coa|co|cos|coas|da|do|das|meu|miña)\b)"
 )
 # A numeral is guard enough: "tiene dos hijos".
 _KIN_PHRASE = re.compile(
@@ -105,5 +119,38 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         # own name must not take the patient's age with it.
         if span.type == RELATIVE and _KIN.search(text, max(0, span.start - _LOOKBACK), span.end):
             relative_end = span.end
+        out.append(span)
+    return _with_their_ages(text, out)
+
+
+# "hijo de 27 años", "dos hijas de 16 y 12 años", "hijo mediano (21 años)": one span in
+# MEDDOCAN train (hijo de 27 años, madre de 34 años, Tío materno de 37 años); after a
+# name and a comma the age stays a span of its own (``su hijo Iñaki, de 12 años``).
+_AGE_NUMBER = r"(?:\d{1,3}|un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince)"
+_OF_AGE = re.compile(
+    rf"(?:{SP}+de{SP}+{_AGE_NUMBER}(?:{SP}*(?:,|y|e){SP}*{_AGE_NUMBER})*{SP}+(?:años|meses|semanas|días)(?!\w)"
+    rf"|{SP}*\({SP}*{_AGE_NUMBER}{SP}+(?:años|meses){SP}*\))",
+    re.IGNORECASE,
+)
+_KIN_ONLY = re.compile(rf"(?:{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?", re.IGNORECASE)
+
+
+def _with_their_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each relative written as a kinship phrase alone widened over the
+    age right after it (see above); the spans inside that age are dropped."""
+    out: list[PHISpan] = []
+    reach = -1  # end of the last widened relative: spans before it are inside it
+    for i, span in enumerate(spans):
+        if span.end <= reach:
+            continue
+        if span.type == RELATIVE and _KIN_ONLY.fullmatch(text, span.start, span.end):
+            m = _OF_AGE.match(text, span.end)
+            j = i + 1
+            while m and j < len(spans) and spans[j].start < m.end():  # sorted: only the few inside the age
+                if spans[j].end > m.end() or spans[j].type not in (RELATIVE, AGE):
+                    m = None
+                j += 1
+            if m:
+                span, reach = replace(span, end=m.end(), source=RULE, text="", replacement=None), m.end()
         out.append(span)
     return out
