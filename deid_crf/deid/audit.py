@@ -73,6 +73,12 @@ class Survivor:
     type: str
 
 
+def identifies(word: str) -> bool:
+    """Whether a word could name someone or somewhere: capitalised, 2+ letters, and not
+    a word a surrogate keeps by design (particles, titles, kind words, months)."""
+    return len(word) >= 2 and word[0].isupper() and normalize(word) not in _NOT_IDENTIFYING
+
+
 def identifying_tokens(
     span: PHISpan, ignore: frozenset[str] = frozenset(), leading: frozenset[str] = frozenset()
 ) -> tuple[set[str], set[str]]:
@@ -84,7 +90,7 @@ def identifying_tokens(
     for i, m in enumerate(_WORD.finditer(span.text)):
         token = m.group()
         key = normalize(token)
-        if len(token) < 2 or not token[0].isupper() or key in _NOT_IDENTIFYING or key in ignore:
+        if not identifies(token) or key in ignore:
             continue
         if i == 0 and (key in leading or (span.type == RELATIVE_TYPE and key in KINSHIP)):
             continue

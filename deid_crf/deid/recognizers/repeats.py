@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from deid_crf.deid.audit import identifying_tokens
+from deid_crf.deid.audit import identifies, identifying_tokens
 from deid_crf.gazetteers.spanish import PARTICLES, UPPER, normalize
 from deid_crf.text.spans import PROPAGATED, Coverage, PHISpan
 
@@ -60,12 +60,7 @@ def propagate_places(text: str, spans: Sequence[PHISpan], types: Sequence[str] =
     for phrase in _PHRASE.finditer(text):
         words = list(_WORD.finditer(phrase.group()))
         found = [w for w in words if w.group() in wanted]
-        if not found or any(
-            w.group() not in wanted
-            and w.group()[0].isupper()
-            and identifying_tokens(PHISpan(0, 0, "", text=w.group()))[0]
-            for w in words
-        ):
+        if not found or any(w.group() not in wanted and identifies(w.group()) for w in words):
             continue
         start, end = phrase.start() + found[0].start(), phrase.start() + found[-1].end()
         if not coverage.overlaps(start, end):
