@@ -292,7 +292,13 @@ class Featurizer:
             for codes, delta, nonzero in context:
                 present = codes[block]
                 differs = np.flatnonzero(nonzero[present])
-                part[differs] += delta[present[differs]]
+                if 4 * len(differs) > len(present):
+                    # Most rows differ (POS tags; field labels on a long line): adding
+                    # every row is faster, and a zero row adds nothing (+0.0 changes no
+                    # sum, and none is -0.0: it starts at +0.0).
+                    part += delta[present]
+                else:
+                    part[differs] += delta[present[differs]]
             for summed, shifted in per_type:
                 part += summed[shifted[block]]
             part += common
