@@ -39,6 +39,12 @@ class TokenizerConfig:
     split_case_joins: bool = True
 
 
+# The longest sentence the tokenizer makes: a longer run of tokens without a sentence
+# end (a document without full stops or line breaks) is cut after every this many tokens.
+# A sentence is one sequence for the CRF, decoded token by token (a 10 MiB line with no
+# stop would be 2 M steps, minutes); MEDDOCAN's longest is 299 tokens (train), 156 (dev).
+MAX_SENTENCE_TOKENS = 1000
+
 POS_BACKENDS = ("builtin", "stanza")
 
 

@@ -59,7 +59,6 @@ import logging
 import secrets
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from deid_crf.batch.engine import (
     DEFAULT_DOC_TIMEOUT,
@@ -80,6 +79,7 @@ from deid_crf.batch.engine import (
 )
 from deid_crf.batch.formats import ANNOTATION_FORMATS, FORMATS
 from deid_crf.batch.keys import KeyFileError, check_key_file
+from deid_crf.batch.scheduler_options import add_scheduler_arguments, scheduler_tls
 from deid_crf.config import default_model_dir
 from deid_crf.deid.deidentifier import DEFAULT_MASK, UnsupportedOption, mask_function
 from deid_crf.deid.groups import MIN_SECRET_BYTES, SECRET_ENV, SecretError
@@ -94,9 +94,6 @@ from deid_crf.models import ModelNotFoundError
 # What only some options use (Dask and its TLS checks, patient groups, --config, the
 # html index, --jsonl) is imported where the option is handled: tagging one note
 # starts faster without it.
-if TYPE_CHECKING:
-    from deid_crf.batch.dask_backend import TLSFiles
-
 log = logging.getLogger("deid_crf")
 
 
@@ -156,19 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="local",
         help="local: joblib workers on this machine (default); dask: a Dask cluster (needs -o)",
     )
-    parser.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="dask: address of a running Dask scheduler (default: start a local cluster of --jobs workers)",
-    )
-    tls = parser.add_argument_group("dask: TLS to a tls:// --scheduler (PEM files; docs/batch-and-dask.md)")
-    tls.add_argument("--tls-ca-file", metavar="FILE", help="the CA certificate that signed the cluster's certificates")
-    tls.add_argument("--tls-cert", metavar="FILE", help="this client's certificate")
-    tls.add_argument("--tls-key", metavar="FILE", help="this client's private key (default: in the --tls-cert file)")
-    tls.add_argument(
-        "--allow-plaintext-scheduler",
-        action="store_true",
-        help="accept a tcp:// scheduler off this machine (unencrypted, unauthenticated: a network you trust only)",
+    add_scheduler_arguments(
+        parser, "dask: address of a running Dask scheduler (default: start a local cluster of --jobs workers)"
     )
     parser.add_argument(
         "--partitions", type=int, help="dask: split the documents into this many partitions (default: 4 per worker)"
@@ -373,7 +359,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("--doc-timeout must be 0 (no limit) or a positive number of seconds")
     if args.backend != "dask" and (args.scheduler is not None or args.partitions is not None):
         parser.error("--scheduler and --partitions go with --backend dask")
-    tls = _scheduler_tls(parser, args)
+    tls = scheduler_tls(parser, args)
     if args.partitions is not None and args.partitions <= 0:
         parser.error("--partitions must be positive")
     if args.backend == "dask" and (out is None or STDIN in args.inputs):
@@ -516,27 +502,6 @@ def _group_secret(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except SecretError as exc:
         log.error(str(exc))
         return None
-
-
-def _scheduler_tls(parser: argparse.ArgumentParser, args: argparse.Namespace) -> TLSFiles | None:
-    """The certificates for ``--scheduler`` (None: a plain connection, or the local
-    cluster's own); a usage error if the address and the TLS options do not go together."""
-    given = args.tls_ca_file or args.tls_cert or args.tls_key
-    if args.scheduler is None:
-        if given or args.allow_plaintext_scheduler:
-            parser.error("--tls-* and --allow-plaintext-scheduler go with --backend dask --scheduler ADDRESS")
-        return None
-    from deid_crf.batch.dask_backend import SchedulerUsageError, TLSFiles, check_scheduler
-
-    tls = None
-    if given:
-        if not (args.tls_ca_file and args.tls_cert):
-            parser.error("--tls-ca-file and --tls-cert go together (and --tls-key unless the key is in the cert file)")
-        tls = TLSFiles(args.tls_ca_file, args.tls_cert, args.tls_key)
-    try:
-        return check_scheduler(args.scheduler, tls, args.allow_plaintext_scheduler)
-    except SchedulerUsageError as exc:
-        parser.error(str(exc))
 
 
 def _settings(

@@ -18,7 +18,7 @@ from deid_crf.config import FeatureConfig
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.io.brat import read_brat_dir
 from deid_crf.models.base import entity_confidences
-from deid_crf.models.crf_decode import CRFWeights, marginals, viterbi
+from deid_crf.models.crf_decode import CRFWeights, marginals, sentence_blocks, viterbi
 from deid_crf.models.crf_tagger import DeidTagger
 from deid_crf.text.document import Document
 from deid_crf.text.table import TokenTable
@@ -109,16 +109,70 @@ def test_viterbi_finds_the_best_sequence_of_every_sentence(lengths, seed):
         assert total == pytest.approx(brute_force(scores[start:end], transitions))
 
 
-def test_viterbi_blocks_of_sentences_agree_with_one_block(monkeypatch):
+@pytest.mark.parametrize(("sentences", "tokens"), [(7, 10**9), (10**9, 40), (3, 25), (1, 1)])
+def test_blocks_of_sentences_agree_with_one_block(monkeypatch, sentences, tokens):
+    """Labels the same and marginals within rounding, whatever the blocks (at most
+    ``sentences`` sentences and ``tokens`` tokens, or one longer sentence), and whatever
+    the order of the sentences' bounds."""
     rng = np.random.default_rng(0)
-    lengths = rng.integers(1, 30, size=50)
+    lengths = rng.integers(0, 30, size=50)
     ends = np.cumsum(lengths)
     bounds = np.stack([ends - lengths, ends], axis=1)
     scores, transitions = rng.normal(size=(int(ends[-1]), 5)), rng.normal(size=(5, 5))
-    whole = viterbi(scores, transitions, bounds)
-    monkeypatch.setattr("deid_crf.models.crf_decode.SENTENCE_BLOCK", 7)
-    assert (viterbi(scores, transitions, bounds) == whole).all()
+    whole, probabilities = viterbi(scores, transitions, bounds), marginals(scores, transitions, bounds)
+    monkeypatch.setattr("deid_crf.models.crf_decode.SENTENCE_BLOCK", sentences)
+    monkeypatch.setattr("deid_crf.models.crf_decode.DECODE_BLOCK_TOKENS", tokens)
+    for order in (np.arange(len(bounds)), rng.permutation(len(bounds))):
+        assert (viterbi(scores, transitions, bounds[order]) == whole).all()
+        np.testing.assert_allclose(marginals(scores, transitions, bounds[order]), probabilities, rtol=0, atol=1e-12)
     assert viterbi(np.zeros((0, 5)), transitions, np.zeros((0, 2), dtype=np.int64)).shape == (0,)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    lengths=st.lists(st.integers(1, 9), max_size=30),
+    sentences=st.integers(1, 6),
+    tokens=st.integers(1, 20),
+)
+def test_sentence_blocks_cover_every_sentence_once_within_the_limits(lengths, sentences, tokens):
+    ends = np.cumsum(lengths, dtype=np.int64)
+    bounds = np.stack([ends - lengths, ends], axis=1).reshape(-1, 2)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("deid_crf.models.crf_decode.SENTENCE_BLOCK", sentences)
+        patch.setattr("deid_crf.models.crf_decode.DECODE_BLOCK_TOKENS", tokens)
+        blocks = sentence_blocks(bounds)
+    assert [i for block in blocks for i in range(len(bounds))[block]] == list(range(len(bounds)))
+    for block in blocks:
+        size = int((bounds[block, 1] - bounds[block, 0]).sum())
+        count = len(range(len(bounds))[block])
+        assert 1 <= count <= sentences and (size <= tokens or count == 1)
+
+
+def test_confidences_of_a_long_document_take_memory_of_a_block_not_of_the_document(
+    monkeypatch, unsure_tagger: DeidTagger, marginal_texts: list[str]
+):
+    """Forward–backward of a 130,000-token document in blocks: its peak of allocations
+    stays below one (tokens, labels) array (it held six at once before, 3.2 GB for a
+    10 MiB document), with the labels and confidences of a single block."""
+    import tracemalloc
+
+    pipeline = unsure_tagger._pipeline()
+    table = pipeline.tokenizer([" ".join(t.replace("\n", " ") for t in marginal_texts) * 500])
+    weights = unsure_tagger.model_.weights()
+    scores = weights.scores(pipeline.featurizer, table)
+    monkeypatch.setattr(CRFWeights, "scores", lambda self, featurizer, table: scores)
+    monkeypatch.setattr("deid_crf.models.crf_decode.DECODE_BLOCK_TOKENS", 10**9)
+    whole_labels, whole_confidence = weights.tag_with_confidence(pipeline.featurizer, table)
+    monkeypatch.setattr("deid_crf.models.crf_decode.DECODE_BLOCK_TOKENS", 2000)
+    tracemalloc.start()
+    try:
+        labels, confidence = weights.tag_with_confidence(pipeline.featurizer, table)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(table) > 100_000 and peak < scores.nbytes
+    assert labels.tolist() == whole_labels.tolist()
+    np.testing.assert_allclose(confidence, whole_confidence, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -145,7 +199,12 @@ def test_linear_scores_equal_the_sum_over_rendered_attributes(config: FeatureCon
         return np.array([known.get(s, len(known)) for s in strings], dtype=np.int64)
 
     expected = np.array([weights[rows_of(token)].sum(axis=0) for sentence in items for token in sentence])
-    np.testing.assert_allclose(featurizer.linear_scores(replace(table), weights, rows_of), expected, atol=1e-9)
+    scores = featurizer.linear_scores(replace(table), weights, rows_of)
+    np.testing.assert_allclose(scores, expected, atol=1e-9)
+    # Summed in blocks of tokens, each token's sum in the same order: the same bits.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("deid_crf.featurization.featurizer.SCORE_BLOCK_TOKENS", 3)
+        assert featurizer.linear_scores(replace(table), weights, rows_of).tobytes() == scores.tobytes()
     matrix = featurizer.hashed_matrix(table, 2**10)
     assert np.diff(matrix.indptr).tolist() == [len(token) for sentence in items for token in sentence]
     hashed_weights = rng.normal(size=(2**10, 3))

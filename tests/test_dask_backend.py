@@ -388,6 +388,38 @@ def test_the_local_cluster_speaks_tls_and_refuses_whoever_lacks_its_certificates
         assert [line.split()[0] for line in tried] == ["refused"] * 6, tried
 
 
+def answers_http(port: int) -> bool:
+    """Whether something on the loopback interface's ``port`` answers an HTTP request."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+            conn.sendall(b"GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            return conn.recv(64).startswith(b"HTTP/")
+    except OSError:  # refused, reset or timed out
+        return False
+
+
+def http_ports(client) -> list[int]:
+    """The ports of the HTTP servers of the client's scheduler (in this process) and workers."""
+    workers = client.run(lambda dask_worker: dask_worker.http_server.port)
+    return [client.cluster.scheduler.http_server.port, *workers.values()]
+
+
+def test_the_local_cluster_serves_no_http(client):
+    """Dask's scheduler and workers serve pages, JSON and metrics over plain HTTP without
+    authentication (the module's cluster does: the check can fail); the CLI's own
+    cluster stops them, on a restarted worker too, and advertises none."""
+    assert all(answers_http(port) for port in http_ports(client))
+    with dask_client(jobs=1) as own:
+        assert not any(answers_http(port) for port in http_ports(own))
+        assert own.cluster.scheduler.services == {}
+        assert list(own.run(lambda dask_worker: dict(dask_worker.services)).values()) == [{}]
+        before = http_ports(own)[1:]
+        own.restart()  # the nanny starts a new worker process
+        after = http_ports(own)[1:]
+        assert after != before and not any(answers_http(port) for port in after)
+        assert own.submit(sum, [1, 2]).result() == 3
+
+
 ROLES = ("scheduler", "worker")
 
 

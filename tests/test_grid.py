@@ -486,3 +486,44 @@ def test_grid_on_a_dask_cluster_matches_the_sequential_run(
     assert without_times(read_rows(out)) == without_times(sequential_rows)
     assert "5 point(s) run" in capsys.readouterr().out
     assert grid_main([str(grid_file), "--scheduler", "tcp://127.0.0.1:1"]) == 2  # needs --backend dask
+
+
+def test_the_grid_takes_the_scheduler_options_of_tag(tmp_path: Path, capsys, monkeypatch):
+    """`--scheduler` of the grid search: a plain scheduler off this machine refused, a
+    tls:// one needs certificate files (checked before any work, exit status 2), and the
+    files given reach the Dask client."""
+    pytest.importorskip("distributed", reason="dask[distributed] is not installed (pip install 'deid-crf[dask]')")
+    from contextlib import contextmanager
+
+    from test_dask_backend import throwaway_pki
+
+    from deid_crf.batch import dask_backend
+
+    grid_file = write_grid(tmp_path, CRF_GRID)
+    pki = throwaway_pki(tmp_path)
+    tls = ["--tls-ca-file", pki["ca"], "--tls-cert", pki["client-cert"], "--tls-key", pki["client-key"]]
+    base = [str(grid_file), "--out", str(tmp_path / "out.csv"), "--backend", "dask"]
+    for extra, message in (
+        (["--scheduler", "tcp://10.0.0.5:8786"], "neither encrypted nor authenticated"),
+        (["--scheduler", "tls://10.0.0.5:8786"], "needs --tls-ca-file and --tls-cert"),
+        (["--scheduler", "tcp://127.0.0.1:8786", *tls], "go with a tls:// scheduler address"),
+        (tls, "go with --backend dask --scheduler ADDRESS"),
+        (["--scheduler", "tls://10.0.0.5:8786", "--tls-ca-file", pki["client-key"], *tls[2:]], "not a PEM CA"),
+    ):
+        with pytest.raises(SystemExit) as info:
+            grid_main([*base, *extra])
+        assert info.value.code == 2, extra
+        assert message in capsys.readouterr().err, extra
+    asked = []
+
+    @contextmanager
+    def no_cluster(scheduler, jobs, tls_files=None):
+        asked.append((scheduler, tls_files))
+        raise dask_backend.ClusterUnavailable(f"cannot connect to the Dask scheduler at {scheduler} (test)")
+        yield
+
+    monkeypatch.setattr(dask_backend, "dask_client", no_cluster)
+    assert grid_main([*base, "--scheduler", "tls://10.0.0.5:8786", *tls]) == 2
+    assert asked == [("tls://10.0.0.5:8786", dask_backend.TLSFiles(pki["ca"], pki["client-cert"], pki["client-key"]))]
+    assert "cannot connect to the Dask scheduler at tls://10.0.0.5:8786" in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists()

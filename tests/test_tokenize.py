@@ -11,10 +11,10 @@ from deid_crf.gazetteers.spanish import INVISIBLE as _INVISIBLE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deid_crf.config import TokenizerConfig
+from deid_crf.config import MAX_SENTENCE_TOKENS, TokenizerConfig
 from deid_crf.text.document import LINE_BREAKS
 from deid_crf.text.table import TokenTable
-from deid_crf.text.tokenizer import Tokenizer, count_sentences, tokenize
+from deid_crf.text.tokenizer import Tokenizer, capped_sentence_ends, count_sentences, tokenize
 
 # Every str.splitlines break, "\r\n" counting once.
 LINE_BREAK = re.compile(f"\r\n|[{LINE_BREAKS}]")
@@ -172,6 +172,19 @@ def test_sentence_splitting(text: str, expected: list[str]):
 
 def test_newline_always_ends_a_sentence_even_after_abbreviation():
     assert sentences("Atendido por Dr.\nGarcía") == ["Atendido por Dr.", "García"]
+
+
+def test_no_sentence_is_longer_than_the_cap():
+    """A line with no full stop is cut every MAX_SENTENCE_TOKENS tokens (one sequence of
+    2 M tokens for the CRF otherwise); shorter sentences stay as they were."""
+    words = " ".join(["palabra"] * (2 * MAX_SENTENCE_TOKENS + 5))
+    table = tokenize([f"Primera frase. Luego {words}\nOtra línea."])
+    lengths = (table.sent_bounds[:, 1] - table.sent_bounds[:, 0]).tolist()
+    assert lengths == [3, MAX_SENTENCE_TOKENS, MAX_SENTENCE_TOKENS, 6, 3]
+    assert table.sent_bounds[1:, 0].tolist() == table.sent_bounds[:-1, 1].tolist()
+    assert capped_sentence_ends(np.array([2, 9, 10]), 3).tolist() == [2, 5, 8, 9, 10]
+    assert capped_sentence_ends(np.array([5]), 6).tolist() == [5]
+    assert capped_sentence_ends(np.array([6]), 3).tolist() == [2, 5, 6]
 
 
 def test_lines_and_offsets_of_a_multi_line_document():

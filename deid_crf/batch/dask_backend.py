@@ -16,7 +16,9 @@ processes on the loopback interface is started for the run and closed after it.
 Connections are authenticated and encrypted: the local cluster speaks TLS with
 certificates made for the run (:meth:`distributed.security.Security.temporary`, kept in
 memory), so that another process of this machine can neither connect to its scheduler
-nor run code on its workers, which read the notes. A ``tls://`` scheduler needs the
+nor run code on its workers, which read the notes; nor can it read the HTTP pages and
+metrics that Dask's scheduler and workers serve without authentication: the local
+cluster serves none (:mod:`deid_crf.batch.dask_http`). A ``tls://`` scheduler needs the
 certificate files of a :class:`TLSFiles`; a plain ``tcp://`` one is accepted only on
 this machine's loopback interface, unless the caller allows it
 (:func:`check_scheduler`).
@@ -167,8 +169,8 @@ def _check_tls_files(tls: TLSFiles) -> None:
 def dask_client(scheduler: str | None = None, jobs: int | None = -1, tls: TLSFiles | None = None) -> Iterator[Client]:
     """A client of the Dask scheduler at ``scheduler`` (e.g. ``tls://10.0.0.5:8786``,
     connecting with the certificates ``tls``), or of a new local cluster of ``jobs``
-    worker processes (one thread each, on the loopback interface, no dashboard, TLS
-    with temporary certificates) that is closed on exit."""
+    worker processes (one thread each, on the loopback interface, TLS with temporary
+    certificates, no HTTP server: :mod:`deid_crf.batch.dask_http`) that is closed on exit."""
     try:
         from distributed import Client, LocalCluster
         from distributed.security import Security
@@ -189,21 +191,30 @@ def dask_client(scheduler: str | None = None, jobs: int | None = -1, tls: TLSFil
         security = Security.temporary()
     except ImportError:
         raise ClusterUnavailable(f"the Dask backend's TLS needs the cryptography package: {INSTALL_HINT}") from None
-    with (
-        LocalCluster(
-            n_workers=effective_jobs(jobs),
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            protocol="tls://",
-            security=security,
-            dashboard_address=None,
-        ) as cluster,
-        Client(cluster, security=security) as client,
-    ):
+    import dask
+
+    from deid_crf.batch.dask_http import NO_HTTP_ROUTES, NoHTTPServer, stop_scheduler_http_server
+
+    with ExitStack() as stack:
+        # The workers' processes are started with the configuration of this moment.
+        with dask.config.set(NO_HTTP_ROUTES):
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=effective_jobs(jobs),
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    protocol="tls://",
+                    security=security,
+                    dashboard_address=None,
+                )
+            )
+        client = stack.enter_context(Client(cluster, security=security))
+        client.run_on_scheduler(stop_scheduler_http_server)
+        client.register_plugin(NoHTTPServer())
         log.debug(
             f"local Dask cluster at {cluster.scheduler_address} with {len(cluster.workers)} worker process(es); "
-            "TLS with temporary certificates"
+            "TLS with temporary certificates, no HTTP server"
         )
         yield client
 

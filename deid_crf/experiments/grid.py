@@ -2,6 +2,7 @@
 
     python -m deid_crf.experiments.grid configs/grid-example.toml [--out results/grid-example.csv]
         [--n-jobs N] [--backend loky] [--folds K] [--limit N] [--cache-dir DIR | --no-cache]
+        [--backend dask [--scheduler tls://HOST:PORT --tls-ca-file CA --tls-cert CERT --tls-key KEY]]
 
 The grid file (format in :mod:`deid_crf.experiments.grid_config`) declares model kinds,
 hyper-parameters, feature settings and data. Every point trains on the training
@@ -42,6 +43,7 @@ from sklearn.model_selection import KFold
 from tqdm.auto import tqdm
 
 from deid_crf.augment import training_documents
+from deid_crf.batch.scheduler_options import add_scheduler_arguments, scheduler_tls
 from deid_crf.config import DEFAULT_PRESETS, data_dir, default_cache_dir
 from deid_crf.experiments.grid_cache import (
     TrainingInput,
@@ -403,11 +405,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="loky",
         help="joblib backend for the points (default: loky); 'dask' runs them on a Dask cluster",
     )
-    parser.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="--backend dask: the scheduler of an existing cluster (tcp://host:8786); without it a local "
-        "cluster of --n-jobs worker processes is started. The cache directory must be one the workers share.",
+    add_scheduler_arguments(
+        parser,
+        "--backend dask: the scheduler of an existing cluster (tls://host:8786 with the --tls-* files; plain "
+        "tcp:// only on this machine unless --allow-plaintext-scheduler); without it a local cluster of --n-jobs "
+        "worker processes is started (TLS with certificates made for the run). The cache directory must be one "
+        "the workers share.",
     )
     parser.add_argument("--folds", type=int, help="K-fold cross-validation on train + eval (overrides the file)")
     parser.add_argument("--limit", type=int, help="at most N documents per split (overrides the file; 0: all)")
@@ -423,7 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     # loky replaces a worker whose memory grew by a few hundred MB (a CRF training
     # does) once its task is done, and says so; nothing is lost.
@@ -432,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.scheduler and args.backend != "dask":
         print("error: --scheduler needs --backend dask", file=sys.stderr)
         return 2
+    tls = scheduler_tls(parser, args)  # a usage error (status 2) before any work
     try:
         grid = load_grid(args.config, folds=args.folds, limit=args.limit)
         with contextlib.ExitStack() as stack:
@@ -440,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 try:
                     # joblib's dask backend runs the points on this client's cluster.
-                    stack.enter_context(dask_client(args.scheduler, args.n_jobs))
+                    stack.enter_context(dask_client(args.scheduler, args.n_jobs, tls))
                 except ClusterUnavailable as exc:
                     print(f"error: {exc}", file=sys.stderr)
                     return 2

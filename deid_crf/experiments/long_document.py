@@ -9,8 +9,9 @@ deid_crf.tag FILE --format FORMAT -j 1`` in a child process. Printed: the wall t
 the child's CPU time (user + system), its peak memory and the number of spans
 (output lines of the brat format). The issue's target is under 60 s for 10 MiB; the
 rule layer's merging and name propagation were quadratic in the spans of a document
-before (1 MiB took 12 s, 2 MiB 31 s). A run is only a measurement when nothing
-else uses the CPU.
+before (1 MiB took 12 s, 2 MiB 31 s), then the leak audit, and the scores and marginals
+of the whole document as arrays took 3 to 6 GB (docs/results.md, "Long documents").
+A run is only a measurement when nothing else uses the CPU.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import os
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,7 +99,9 @@ class CRFWeights:
         marginal probability (as CRFsuite's ``Tagger.marginal``)."""
         scores = self.scores(featurizer, table)
         best = viterbi(scores, self.transitions, table.sent_bounds)
-        confidence = marginals(scores, self.transitions, table.sent_bounds)[np.arange(len(best)), best]
+        confidence = np.zeros(len(best), dtype=np.float64)
+        for tokens, probabilities in _block_marginals(scores, self.transitions, table.sent_bounds):
+            confidence[tokens] = probabilities[np.arange(len(probabilities)), best[tokens]]
         return np.array(self.labels, dtype=object)[best], confidence
 
     def tag_with_marginals(
@@ -155,28 +158,59 @@ def _strings(data: bytes, offset: int, count: int) -> list[str]:
 # Sentences decoded together: bounds the (sentences, labels, labels) work array to
 # about 30 MB with MEDDOCAN's 42 labels.
 SENTENCE_BLOCK = 2048
+# Tokens decoded together: consecutive sentences, up to this many tokens, so that a
+# block's messages and back-pointers, and the rows of the table it reads and writes, stay
+# in the CPU's cache (a 10 MiB document is 1.9 M tokens: working on them all at once
+# costs several times more, much of it page faults).
+DECODE_BLOCK_TOKENS = 16384
+
+
+def _sentences(sent_bounds: np.ndarray) -> np.ndarray:
+    """The non-empty sentences of ``sent_bounds``, in text order."""
+    bounds = sent_bounds[sent_bounds[:, 1] > sent_bounds[:, 0]]
+    return bounds[np.argsort(bounds[:, 0], kind="stable")]
+
+
+def sentence_blocks(bounds: np.ndarray) -> list[slice]:
+    """Runs of consecutive rows of ``bounds`` (non-empty sentences in text order, as
+    :func:`_sentences` gives them) holding together at most :data:`DECODE_BLOCK_TOKENS`
+    tokens (or one longer sentence) and :data:`SENTENCE_BLOCK` sentences."""
+    totals = np.cumsum(bounds[:, 1] - bounds[:, 0])
+    blocks, first, done = [], 0, 0
+    while first < len(bounds):
+        last = int(np.searchsorted(totals, done + DECODE_BLOCK_TOKENS, side="right"))
+        last = min(max(last, first + 1), first + SENTENCE_BLOCK)
+        blocks.append(slice(first, last))
+        first, done = last, int(totals[last - 1])
+    return blocks
+
+
+def _block_range(bounds: np.ndarray) -> tuple[int, int]:
+    """The first and past-the-last token of the sentences ``bounds``."""
+    return int(bounds[:, 0].min()), int(bounds[:, 1].max())
 
 
 def viterbi(scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray) -> np.ndarray:
     """Per sentence, the label indices maximising ``Σ scores[t, y_t] + Σ
-    transitions[y_{t-1}, y_t]``. Sentences advance together, longest first, so that
-    the sentences still running at step ``t`` are a prefix of a block and each step is
-    a handful of numpy operations over ``(sentences, labels, labels)``."""
+    transitions[y_{t-1}, y_t]``. Sentences are decoded block by block
+    (:func:`sentence_blocks`); inside a block they advance together, longest first, so
+    that the sentences still running at step ``t`` are a prefix and each step is a
+    handful of numpy operations over ``(sentences, labels, labels)``."""
     n, k = scores.shape
     out = np.zeros(n, dtype=np.int64)
-    bounds = sent_bounds[sent_bounds[:, 1] > sent_bounds[:, 0]]
+    bounds = _sentences(sent_bounds)
     if n == 0 or len(bounds) == 0:
         return out
-    lengths = bounds[:, 1] - bounds[:, 0]
-    order = np.argsort(-lengths, kind="stable")
-    starts, lengths = bounds[order, 0], lengths[order]
     # (next, previous) order: the maximum runs along contiguous memory.
     incoming = np.ascontiguousarray(np.asarray(transitions, dtype=np.float64).T)
-    back = np.zeros((n, k), dtype=np.int16 if k < 2**15 else np.int32)
-    work = np.empty((min(len(starts), SENTENCE_BLOCK), k, k), dtype=np.float64)
-    for first in range(0, len(starts), SENTENCE_BLOCK):
-        block = slice(first, first + SENTENCE_BLOCK)
-        _viterbi_block(scores, incoming, starts[block], lengths[block], back, out, work)
+    work = np.empty((min(len(bounds), SENTENCE_BLOCK), k, k), dtype=np.float64)
+    for block in sentence_blocks(bounds):
+        lo, hi = _block_range(bounds[block])
+        lengths = bounds[block, 1] - bounds[block, 0]
+        order = np.argsort(-lengths, kind="stable")
+        back = np.zeros((hi - lo, k), dtype=np.int16 if k < 2**15 else np.int32)
+        starts = bounds[block, 0][order] - lo
+        _viterbi_block(scores[lo:hi], incoming, starts, lengths[order], back, out[lo:hi], work)
     return out
 
 
@@ -212,8 +246,25 @@ def _viterbi_block(
 def marginals(scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray) -> np.ndarray:
     """Per token, the probability of each label given its sentence, under the same path
     scores as :func:`viterbi` (forward–backward, :func:`forward_backward`; a token
-    outside every sentence gets zeros)."""
-    return _normalised(*forward_backward(scores, transitions, sent_bounds))
+    outside every sentence gets zeros). Computed block by block of sentences
+    (:func:`sentence_blocks`)."""
+    out = np.zeros(np.shape(scores), dtype=np.float64)
+    for tokens, probabilities in _block_marginals(scores, transitions, sent_bounds):
+        out[tokens] = probabilities
+    return out
+
+
+def _block_marginals(
+    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray
+) -> Iterator[tuple[slice, np.ndarray]]:
+    """:func:`marginals` of the tokens of each block of sentences (:func:`sentence_blocks`):
+    the block's token range and its rows (zeros for tokens outside every sentence)."""
+    bounds = _sentences(sent_bounds)
+    if len(scores) == 0 or len(bounds) == 0:
+        return
+    for block in sentence_blocks(bounds):
+        lo, hi = _block_range(bounds[block])
+        yield slice(lo, hi), _normalised(*forward_backward(scores[lo:hi], transitions, bounds[block] - lo))
 
 
 def _normalised(log_alpha: np.ndarray, log_beta: np.ndarray) -> np.ndarray:

@@ -8,7 +8,8 @@ that ``str.splitlines`` knows: ``\n``, ``\r``, ``\v``, ``\f``, ``\x1c``–``\x1e
 U+0085, U+2028, U+2029) always ends a line and a sentence (MEDDOCAN headers are one
 field per line); ``.``, ``?`` and ``!``
 end one when the next token starts a new sentence and the stop does not follow an
-abbreviation or an initial.
+abbreviation or an initial. No sentence is longer than
+:data:`~deid_crf.config.MAX_SENTENCE_TOKENS` tokens: a longer run is cut.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from deid_crf.config import TokenizerConfig
+from deid_crf.config import MAX_SENTENCE_TOKENS, TokenizerConfig
 from deid_crf.gazetteers.spanish import NUMBER, OTHER, WORD_JOINED, WORD_SPLIT
 from deid_crf.text.document import LINE_BREAKS
 from deid_crf.text.table import TokenTable
@@ -119,7 +120,7 @@ class Tokenizer:
                 if i > 0 and self._after_abbreviation(tokens[first + i - 1], text, spans, i):
                     continue
                 is_end[i] = True
-        return line, np.flatnonzero(is_end)
+        return line, capped_sentence_ends(np.flatnonzero(is_end))
 
     def _after_abbreviation(self, previous: str, text: str, spans: np.ndarray, i: int) -> bool:
         """True when the stop at token ``i`` closes an abbreviation, an initial or an
@@ -129,6 +130,18 @@ class Tokenizer:
         if previous.lower() in self._abbreviations or previous == "/":
             return True
         return len(previous) <= 3 and previous.isupper()
+
+
+def capped_sentence_ends(ends: np.ndarray, cap: int = MAX_SENTENCE_TOKENS) -> np.ndarray:
+    """The sentence ends ``ends`` (indices of the last token of each sentence, ascending,
+    the first sentence starting at token 0), with an end added after every ``cap``
+    tokens of a longer sentence."""
+    begins = np.concatenate(([0], ends[:-1] + 1))
+    too_long = np.flatnonzero(ends - begins + 1 > cap)
+    if not len(too_long):
+        return ends
+    cuts = [np.arange(begins[i] + cap - 1, ends[i], cap) for i in too_long.tolist()]
+    return np.union1d(ends, np.concatenate(cuts))
 
 
 def tokenize(texts: Sequence[str], config: TokenizerConfig | None = None) -> TokenTable:
