@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import os
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +29,7 @@ from threadpoolctl import ThreadpoolController
 
 from deid_crf.config import MAX_CANDIDATE_SPAN_TOKENS
 from deid_crf.featurization.featurizer import Featurizer
+from deid_crf.featurization.type_scores import TypeScores
 from deid_crf.text.table import TokenTable
 
 # CRFsuite's model file (``crf1d_model.c``, little-endian): a 48-byte header, then
@@ -51,6 +52,9 @@ class CRFWeights:
     attributes: dict[str, int]  # attribute string → row of ``state``
     state: np.ndarray  # (n_attributes + 1, n_labels); the last row (zeros) for unknown attributes
     transitions: np.ndarray  # (n_labels, n_labels), [previous, next]
+    # The summed state weights of each token string's type-level features, kept from one
+    # table to the next (see deid_crf.featurization.type_scores).
+    type_scores: TypeScores = field(default_factory=TypeScores, repr=False, compare=False)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> CRFWeights:
@@ -86,7 +90,7 @@ class CRFWeights:
     def scores(self, featurizer: Featurizer, table: TokenTable) -> np.ndarray:
         """The state score of every label for every token of ``table``, featurized by
         ``featurizer`` (the configuration the model was trained with)."""
-        return featurizer.linear_scores(table, self.state, self.rows)
+        return featurizer.linear_scores(table, self.state, self.rows, self.type_scores)
 
     def tag(self, featurizer: Featurizer, table: TokenTable) -> np.ndarray:
         """The best label (object array of str) of every token of ``table``."""

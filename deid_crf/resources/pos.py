@@ -33,6 +33,7 @@ from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.features.encoding import Coded
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.featurization.hashing import hash_strings
+from deid_crf.featurization.type_scores import TypeScores
 from deid_crf.io.names import shown
 from deid_crf.io.persistence import (
     InvalidModel,
@@ -188,8 +189,10 @@ class PosTagger(Estimator):
         check_is_fitted(self)
         weights, intercepts = self._stacked_weights(tuple(heads))
         rows, n_features = self.feature_rows_, len(self.feature_rows_)
+        # Kept per weight matrix (one per tuple of heads), from one table to the next.
+        type_scores = self.__dict__.setdefault("_type_scores", {}).setdefault(tuple(heads), TypeScores())
         scores = Featurizer(self.features_).linear_scores(
-            table, weights, lambda strings: rows[hash_strings(strings, n_features)]
+            table, weights, lambda strings: rows[hash_strings(strings, n_features)], type_scores
         )
         scores += intercepts
         result, first = {}, 0
