@@ -18,18 +18,17 @@ one entity of a type, and :func:`k_best` finds each sentence's ``k`` best label 
 
 from __future__ import annotations
 
-import functools
 import os
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from deid_crf.config import MAX_CANDIDATE_SPAN_TOKENS
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.featurization.type_scores import TypeScores
+from deid_crf.parallel import one_blas_thread
 from deid_crf.text.table import TokenTable
 
 # CRFsuite's model file (``crf1d_model.c``, little-endian): a 48-byte header, then
@@ -256,10 +255,8 @@ def forward_backward(
     starts, lengths = bounds[order, 0], lengths[order]
     steps = int(lengths[0])
     running = np.searchsorted(-lengths, -np.arange(steps), side="left")
-    # The products are small, (sentences, labels) by (labels, labels): a multi-threaded
-    # BLAS spends more time waking and joining its threads than multiplying, and its
-    # spinning threads slow the rest of the process (several times, on 2 cores).
-    with _thread_pools().limit(limits=1, user_api="blas"):
+    # The products are small, (sentences, labels) by (labels, labels): one BLAS thread.
+    with one_blas_thread():
         alpha = scores[starts].copy()
         log_alpha[starts] = alpha
         forward = _LogProduct(transitions)
@@ -277,12 +274,6 @@ def forward_backward(
             if t:
                 beta[:m] = backward(scores[tokens] + beta[:m])
     return log_alpha, log_beta
-
-
-@functools.cache
-def _thread_pools() -> ThreadpoolController:
-    """The thread pools of the native libraries loaded (found once per process)."""
-    return ThreadpoolController()
 
 
 # A sum of exponentials below this may have lost terms to underflow: recomputed exactly.
