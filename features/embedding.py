@@ -11,10 +11,15 @@ from deid_crf.features.encoding import Coded
 
 
 def nearest_centroid(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-    """Index of the nearest centroid (cosine) of every row of ``vectors``."""
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = vectors / np.where(norms == 0, 1, norms)
-    return np.argmax(unit @ centroids.T, axis=1).astype(np.int32)
+    """Index of the nearest centroid (cosine) of every row of ``vectors``.
+
+    Computed in float64: a float32 product's last bits depend on how BLAS blocks the
+    matrix (its number of rows, threads), so a near tie could go one way for a word
+    in a batch of 10 strings and the other in a batch of 10,000. The float32 products
+    are exact in float64, and its rounding (~1e-16) leaves such flips out of reach."""
+    # A row's own norm scales all its products alike: the argmax needs no division.
+    products = np.asarray(vectors, dtype=np.float64) @ np.asarray(centroids, dtype=np.float64).T
+    return np.argmax(products, axis=1).astype(np.int32)
 
 
 def cluster_columns(type_clusters: Sequence[np.ndarray], sizes: Sequence[int]) -> dict[str, Coded]:

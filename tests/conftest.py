@@ -127,19 +127,41 @@ def data_dir() -> Path:
     return root
 
 
+# Trains one model in a fresh interpreter and saves it: argv = corpus, params (JSON), out.
+_TRAIN_FASTTEXT = (
+    "import json, sys, fasttext; "
+    "fasttext.train_unsupervised(sys.argv[1], model='skipgram', thread=1, verbose=0, "
+    "**json.loads(sys.argv[2])).save_model(sys.argv[3])"
+)
+
+
 def train_fasttext(corpus: Path, **params):
     """A fastText skipgram model of ``corpus`` with ``params`` whose vectors are all
     finite. On a corpus as small as a test's, fastText's training often diverges:
     it reports "Encountered NaN", or ends with a few non-finite values (which
-    ``deid_crf.resources.fasttext_file`` refuses); a fresh attempt succeeds."""
+    ``deid_crf.resources.fasttext_file`` refuses); a fresh attempt succeeds. Each
+    attempt runs in its own process: after one NaN, later attempts in the same
+    process sometimes all diverge (40 in a row were seen)."""
+    import json
+    import subprocess
+    import sys
+
     import fasttext
     import numpy as np
 
+    out = corpus.with_name(corpus.name + ".trained.bin")
     for _attempt in range(40):
-        try:
-            model = fasttext.train_unsupervised(str(corpus), model="skipgram", thread=1, verbose=0, **params)
-        except RuntimeError:
+        trained = subprocess.run(
+            [sys.executable, "-c", _TRAIN_FASTTEXT, str(corpus), json.dumps(params), str(out)],
+            capture_output=True,
+            check=False,
+        )
+        if trained.returncode != 0:
+            if b"Encountered NaN" not in trained.stderr:
+                pytest.fail(f"fastText training failed: {trained.stderr.decode(errors='replace')[-2000:]}")
             continue
+        model = fasttext.load_model(str(out))
+        out.unlink()
         if np.isfinite(model.get_input_matrix()).all() and np.isfinite(model.get_output_matrix()).all():
             return model
     pytest.fail("fastText training diverged 40 times on a tiny corpus")

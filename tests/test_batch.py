@@ -328,3 +328,17 @@ def test_model_digest_is_read_once_per_process_until_a_file_changes(tmp_path, mo
     (model / "sub" / "weights.bin").write_bytes(b"\x00" * 99 + b"\x01")  # same size, new bytes and time
     os.utime(model / "sub" / "weights.bin", ns=(1, 1))
     assert batch.model_digest(model) != first and opened
+
+
+@pytest.mark.parametrize("n_items, jobs", [(250, 1), (250, 2), (250, 4), (40, 2), (7, 2), (3, 4), (0, 2)])
+def test_chunks_keep_every_document_in_order_and_shrink_at_the_end(n_items: int, jobs: int):
+    items = [batch.WorkItem(f"in/{i}.txt", str(i), ("-",)) for i in range(n_items)]
+    chunks = batch._chunks(items, jobs)
+    assert [item for chunk in chunks for item in chunk] == items
+    sizes = [len(chunk) for chunk in chunks]
+    assert all(0 < size <= batch.MAX_CHUNK for size in sizes)
+    if jobs == 1:  # one process: chunks of one size
+        assert len(set(sizes[:-1])) <= 1
+    else:  # several: never growing, and the last ones small enough for the workers to end together
+        assert sizes == sorted(sizes, reverse=True)
+        assert n_items < 4 * batch.MIN_TAIL_CHUNK * jobs or sizes[-jobs] <= batch.MIN_TAIL_CHUNK

@@ -24,6 +24,7 @@ from deid_crf.resources.gazetteer import DEFAULT_DIR
 from deid_crf.resources.pos import PosTagger
 from deid_crf.resources.subwords import SUBWORDS_FILE, SubwordClusters, ngram_buckets
 from deid_crf.tag import main as tag
+from deid_crf.text.tokenizer import Tokenizer
 
 WORDS = (
     "el la paciente presenta refiere dolor abdominal torácico fiebre sin con ingresa hospital universitario "
@@ -138,6 +139,17 @@ def _tag_json(model: Path, note: Path, out: Path) -> list[dict]:
     return json.loads((out / "nota.json").read_text(encoding="utf-8"))["entities"]
 
 
+def _cluster_flips(full_dir: Path, compact_dir: Path, text: str) -> list[str]:
+    """The token strings of ``text`` whose embedding cluster differs between a model's
+    fastText binary and its compact 16-bit n-gram rows."""
+    types = sorted(set(Tokenizer().tokenize([text]).type_index[1]))
+    full, small = Embeddings(full_dir), open_embeddings(compact_dir)
+    differ = np.zeros(len(types), dtype=bool)
+    for want, got in zip(full.clusters(types), small.clusters(types), strict=True):
+        differ |= want != got
+    return [t for t, d in zip(types, differ, strict=True) if d]
+
+
 def test_compact_model_tags_as_the_full_one(full_and_compact, unseen_document, tmp_path: Path):
     old, saved = full_and_compact
     assert not (saved / "embeddings_model" / VECTORS_FILE).exists()
@@ -151,7 +163,15 @@ def test_compact_model_tags_as_the_full_one(full_and_compact, unseen_document, t
     note.write_text(unseen_document.text + "\nIngresa en el Hospital Universitario de Valencia.\n", "utf-8")
     got, want = _tag_json(saved, note, tmp_path / "new"), _tag_json(old, note, tmp_path / "old")
     assert [(e["start"], e["end"], e["type"]) for e in got] == [(e["start"], e["end"], e["type"]) for e in want]
-    assert np.allclose([e["confidence"] for e in got], [e["confidence"] for e in want], atol=1e-6, rtol=0)
+    # The scores are the same but for one thing: an out-of-vocabulary word's vector
+    # from 16-bit n-gram rows (within 1e-4 of fastText's) can fall on the other side
+    # of a cluster boundary. The fixture's tiny fastText model (8 dimensions, trained
+    # anew at each run: fastText is not deterministic) sometimes has such a near tie.
+    flips = _cluster_flips(old / "embeddings_model", saved / "embeddings_model", note.read_text("utf-8"))
+    vocabulary = set(Embeddings(old / "embeddings_model").model.words)
+    assert not [t for t in flips if t.lower() in vocabulary], "an in-vocabulary word changed cluster"
+    tolerance = 1e-6 if not flips else 0.05
+    assert np.allclose([e["confidence"] for e in got], [e["confidence"] for e in want], atol=tolerance, rtol=0)
 
 
 def test_conversion_of_a_model_in_the_earlier_layout(full_and_compact, unseen_document, tmp_path: Path, capsys):

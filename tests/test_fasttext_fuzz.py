@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import train_fasttext
 
 from deid_crf.io.persistence import InvalidModel, verify_manifest, write_manifest
 from deid_crf.resources.embeddings import CLUSTERS_FILE, VECTORS_FILE, Embeddings
@@ -57,27 +58,10 @@ for path in sys.argv[2:]:
 """
 
 
-# Trains the tiny model in a fresh interpreter: in one that has imported the rest of
-# the project (as pytest's has), fastText's training reports "Encountered NaN" far
-# more often, as if it read uninitialised memory. Hierarchical softmax: fastText loads
-# it in a millisecond (negative sampling builds a 10-million-entry table at every
-# load), and its tree is what damaged counts break; with fewer buckets training
-# diverges on this corpus nearly every time.
-TRAINER = """
-import sys
-import fasttext
-import numpy as np
-corpus, path = sys.argv[1:]
-for _attempt in range(40):
-    try:
-        model = fasttext.train_unsupervised(corpus, model="skipgram", dim=4, epoch=1, minCount=1, minn=3, maxn=5,
-                                            bucket=10000, loss="hs", thread=1, verbose=0)
-    except RuntimeError:
-        continue
-    if np.isfinite(model.get_input_matrix()).all() and np.isfinite(model.get_output_matrix()).all():
-        model.save_model(path)
-        break
-"""
+# Hierarchical softmax: fastText loads it in a millisecond (negative sampling builds a
+# 10-million-entry table at every load), and its tree is what damaged counts break;
+# with fewer buckets training diverges on this corpus nearly every time.
+TINY_MODEL = {"dim": 4, "epoch": 1, "minCount": 1, "minn": 3, "maxn": 5, "bucket": 10000, "loss": "hs"}
 
 
 def train_tiny_model(path: Path) -> None:
@@ -85,9 +69,7 @@ def train_tiny_model(path: Path) -> None:
     rng = random.Random(0)
     words = "el la paciente presenta dolor fiebre hospital de madrid urgencias médico informe con sin".split()
     corpus.write_text("".join(" ".join(rng.choice(words) for _ in range(12)) + "\n" for _ in range(2000)), "utf-8")
-    subprocess.run([sys.executable, "-c", TRAINER, str(corpus), str(path)], check=True, timeout=300)
-    if not path.exists():
-        pytest.fail("fastText training diverged 40 times on the tiny corpus")
+    train_fasttext(corpus, **TINY_MODEL).save_model(str(path))
 
 
 @pytest.fixture(scope="module")

@@ -873,16 +873,31 @@ def _thread_time_limit(seconds: float) -> Iterator[None]:
 # Documents a worker reads, tags and renders at a time: few enough to lose little
 # when killed and to hold little text in memory.
 MAX_CHUNK = 16
+# With several workers the last chunks shrink down to this many documents, so that the
+# workers run out of work at about the same time: a chunk of 16 MEDDOCAN documents is
+# about a quarter of a second of one core, which one worker would otherwise spend
+# alone at the end, the other idle.
+MIN_TAIL_CHUNK = 4
 
 
 def _chunks(items: Sequence[WorkItem], jobs: int) -> list[Sequence[WorkItem]]:
-    """Chunks small enough to keep every worker busy and lose little when killed. A
-    patient group's documents stay in one chunk, in the order of their ids (a chunk
-    as large as the group if it has more than the size), so that its key records are
-    written in the order its surrogates were drawn."""
+    """Chunks small enough to keep every worker busy and lose little when killed; with
+    several workers, each at most a ``2 * jobs``-th of what is left (at least
+    :data:`MIN_TAIL_CHUNK`), so the last ones are small. A patient group's documents stay
+    in one chunk, in the order of their ids (a chunk as large as the group if it has
+    more than the size), so that its key records are written in the order its
+    surrogates were drawn."""
     size = max(1, min(MAX_CHUNK, math.ceil(len(items) / (jobs * 4))))
     if all(item.group is None for item in items):
-        return [items[i : i + size] for i in range(0, len(items), size)]
+        if jobs == 1:
+            return [items[i : i + size] for i in range(0, len(items), size)]
+        chunks, start = [], 0
+        while start < len(items):
+            tail = max(MIN_TAIL_CHUNK, math.ceil((len(items) - start) / (2 * jobs)))
+            end = start + min(size, tail)
+            chunks.append(items[start:end])
+            start = end
+        return chunks
     units: dict[object, list[WorkItem]] = {}
     for n, item in enumerate(items):
         units.setdefault(item.group if item.group is not None else n, []).append(item)

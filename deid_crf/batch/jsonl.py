@@ -8,7 +8,8 @@ integer, ``text`` a string; other keys are ignored and blank lines skipped. Inpu
 UTF-8 (``--encoding`` does not apply); a line over ``--max-bytes`` is refused.
 
 Each other line gives one output line, in input order, written and flushed as soon as
-its note is tagged, so a pipeline can send a note and wait for its answer:
+its note is tagged (with the notes tagged together with it), so a pipeline can send a
+note and wait for its answer:
 
 * annotation (``--format json``, or the default ``brat``): ``{"id", "entities": [{type,
   start, end, text, confidence, source}]}``, the entities of ``--format json``;
@@ -26,9 +27,9 @@ text) the whole input is read first: a patient's notes are de-identified togethe
 (:mod:`deid_crf.deid.groups`), and the answers still come in input order.
 With ``--key-file`` (masked or surrogate), each note's key record (its id as the
 document id) is appended to the key file, and flushed to disk, before its output line is
-written; the key file is compacted (one record per id: ids must differ) when the input
-ends. With ``--group-by`` too, the patient groups recorded there by earlier batches are
-continued, as in batch mode.
+written (those of the notes tagged together with one ``fsync``); the key file is
+compacted (one record per id: ids must differ) when the input ends. With ``--group-by``
+too, the patient groups recorded there by earlier batches are continued, as in batch mode.
 The exit status is 0 when every line was processed, 1 when some line gave an error.
 """
 
@@ -232,6 +233,7 @@ def run_jsonl(
                     results |= done
             else:
                 results = _deidentify(deid, requests, mode, with_keys)
+            lines, key_records = [], []
             for item in parsed:
                 if item is None:
                     continue
@@ -243,10 +245,15 @@ def run_jsonl(
                 else:
                     counts["ok"] += 1
                     record = answer.record
-                    if keys is not None and answer.key_record is not None:
-                        keys.append(answer.key_record)  # on disk before the answer goes out
-                output.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
-                output.flush()
+                    if answer.key_record is not None:
+                        key_records.append(answer.key_record)
+                lines.append(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
+            # The answers of the notes tagged together go out together (one write, one
+            # flush), their key records on disk first (one fsync).
+            if keys is not None and key_records:
+                keys.extend(key_records)
+            output.write(b"".join(lines))
+            output.flush()
     log.debug(f"jsonl: {counts['ok']} note(s) de-identified, {counts['failed']} line(s) failed")
     return 1 if counts["failed"] else 0
 

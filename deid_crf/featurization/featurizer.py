@@ -10,7 +10,7 @@ tables, so no per-token dict is ever built.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -19,9 +19,10 @@ import numpy as np
 
 from deid_crf.config import FeatureConfig
 from deid_crf.features.encoding import Coded, factorize
-from deid_crf.features.registry import PER_TYPE_KINDS, get_group
+from deid_crf.features.registry import PER_TYPE_KINDS, FeatureGroup, get_group
 from deid_crf.features.window import AFTER_SENTENCE, shifted_index
 from deid_crf.featurization.hashing import hash_strings
+from deid_crf.featurization.type_scores import TypeScores
 from deid_crf.text.table import TokenTable
 
 if TYPE_CHECKING:
@@ -103,7 +104,12 @@ class ResourceOutputs(Protocol):
         ...
 
     def inputs(self, group: str, table: TokenTable) -> dict[str, Any]:
-        """The keyword arguments of ``group``'s extractor for ``table``."""
+        """The keyword arguments of ``group``'s extractor for ``table`` (a "resource" group)."""
+        ...
+
+    def type_inputs(self, group: str, types: Sequence[str]) -> dict[str, Any]:
+        """The keyword arguments of ``group``'s extractor for the distinct token strings
+        ``types`` (a "type_resource" group)."""
         ...
 
 
@@ -132,26 +138,71 @@ class Featurizer:
         types = table.type_index[1]
         out: dict[str, dict[str, Coded]] = {}
         for group in self._groups:
-            if group.kind == "type":
-                kwargs = {"lengths": tuple(self.config.affix_lengths)} if group.name == "affixes" else {}
-                key = (group.name, *kwargs.items())
+            if group.kind in PER_TYPE_KINDS:
+                key = self._type_group_key(group)
                 if key not in table.type_features:
-                    columns = group.extract(types, **kwargs)
-                    table.type_features[key] = {name: factorize(values) for name, values in columns.items()}
-            elif group.kind == "type_resource":
-                resources = self._resources(group.name)
-                key = (group.name, resources.key(group.name))
-                if key not in table.type_features:
-                    table.type_features[key] = group.extract(**resources.inputs(group.name, table))
-            else:
-                continue
-            out[group.name] = table.type_features[key]
+                    table.type_features[key] = self._type_group_columns(group, types)
+                out[group.name] = table.type_features[key]
         return out
+
+    def _type_group_key(self, group: FeatureGroup) -> tuple:
+        """What a type group's columns depend on besides the strings: its parameters or
+        its resource."""
+        if group.kind == "type_resource":
+            return (group.name, self._resources(group.name).key(group.name))
+        return (group.name, *self._type_group_kwargs(group).items())
+
+    def _type_group_kwargs(self, group: FeatureGroup) -> dict[str, Any]:
+        return {"lengths": tuple(self.config.affix_lengths)} if group.name == "affixes" else {}
+
+    def _type_group_columns(self, group: FeatureGroup, types: Sequence[str]) -> dict[str, Coded]:
+        """The columns of type group ``group`` for the distinct strings ``types``."""
+        if group.kind == "type_resource":
+            return group.extract(**self._resources(group.name).type_inputs(group.name, types))
+        columns = group.extract(types, **self._type_group_kwargs(group))
+        return {name: factorize(values) for name, values in columns.items()}
+
+    def type_key(self) -> tuple:
+        """What :meth:`type_sums` depends on besides its arguments (see :class:`TypeScores`)."""
+        groups = [self._type_group_key(g) for g in self._groups if g.kind in PER_TYPE_KINDS]
+        return (self.config.window, tuple(self.config.window_columns), *groups)
+
+    def type_sums(
+        self, types: Sequence[str], weights: np.ndarray, rows_of: Callable[[list[str]], np.ndarray]
+    ) -> tuple[dict[str, list[str]], list[int], np.ndarray]:
+        """For the distinct strings ``types``: per type group its column names, the window
+        offsets at which type columns are used (in the order of :meth:`_window_plan`), and
+        per offset the sum of ``weights[rows_of(attributes)]`` over the type columns'
+        attributes of each string, then of the ``<s>`` and ``</s>`` markers of positions
+        outside the sentence: shape ``(n_offsets, len(types) + 2, n_outputs)``."""
+        names: dict[str, list[str]] = {}
+        columns: dict[str, Coded] = {}
+        for group in self._groups:
+            if group.kind in PER_TYPE_KINDS:
+                group_columns = self._type_group_columns(group, types)
+                names[group.name] = list(group_columns)
+                columns.update(group_columns)
+        # The type columns' entries of the window plan, in its order.
+        plan = [(0, name) for name in columns]
+        for offset in range(1, self.config.window + 1):
+            for sign in (-1, 1):
+                plan.extend((sign * offset, c) for c in self.config.window_columns if c in columns)
+        offsets = list(dict.fromkeys(offset for offset, _ in plan))
+        sums = np.zeros((len(offsets), len(types) + 2, weights.shape[1]), dtype=weights.dtype)
+        at = {offset: k for k, offset in enumerate(offsets)}
+        for offset, name in plan:
+            codes, values = columns[name]
+            rows = weights[rows_of(self._lookup(offset, name, values))]
+            summed = sums[at[offset]]
+            summed[: len(types)] += rows[codes]
+            summed[len(types) :] += rows[len(values) :]
+        return names, offsets, sums
 
     def columns(self, table: TokenTable) -> FeatureColumns:
         """Every column of every token, in group order."""
         type_codes = table.type_index[0]
         per_type = self.type_columns(table)
+        context = self._context_columns(table)
         names: list[str] = []
         code_columns: list[np.ndarray] = []
         vocab: list[list[str]] = []
@@ -159,17 +210,25 @@ class Featurizer:
         for group in self._groups:
             if group.kind in PER_TYPE_KINDS:
                 columns = {name: (codes[type_codes], values) for name, (codes, values) in per_type[group.name].items()}
-            elif group.kind == "context":
-                columns = group.extract(table.tokens, table.doc, table.line)
             else:
-                columns = group.extract(**self._resources(group.name).inputs(group.name, table))
+                columns = context[group.name]
             for name, (codes, values) in columns.items():
                 names.append(name)
                 code_columns.append(codes)
                 vocab.append(values)
-                absent.append(values.index(group.absent) if group.absent in values else -1)
+                absent.append(_absent_code(group, values))
         codes = np.stack(code_columns, axis=1) if code_columns else np.zeros((len(table), 0), np.int32)
         return FeatureColumns(names, codes.reshape(len(table), len(names)), vocab, absent)
+
+    def _context_columns(self, table: TokenTable) -> dict[str, dict[str, Coded]]:
+        """Per group that is not a type group, its columns coded per token."""
+        out: dict[str, dict[str, Coded]] = {}
+        for group in self._groups:
+            if group.kind == "context":
+                out[group.name] = group.extract(table.tokens, table.doc, table.line)
+            elif group.kind == "resource":
+                out[group.name] = group.extract(**self._resources(group.name).inputs(group.name, table))
+        return out
 
     def _window_plan(self, names: list[str]) -> list[tuple[int, int]]:
         """(offset, column index) pairs: every column at offset 0, the window
@@ -242,44 +301,56 @@ class Featurizer:
         return self.linear_scores(table, weights, lambda strings: hash_strings(strings, n_features))
 
     def linear_scores(
-        self, table: TokenTable, weights: np.ndarray, rows_of: Callable[[list[str]], np.ndarray]
+        self,
+        table: TokenTable,
+        weights: np.ndarray,
+        rows_of: Callable[[list[str]], np.ndarray],
+        type_scores: TypeScores | None = None,
     ) -> np.ndarray:
         """Every token's sum of ``weights[rows_of(attributes)]`` over the attributes of
         :meth:`crf_items`: the scores of a linear model over those attributes (CRF
         state scores, a hashed linear classifier's decision values), computed without
         rendering a single per-token string. The weight rows of a column's attributes
         are gathered once per distinct value, and those of the type groups are first
-        summed per token type and window offset, so that they reach the tokens in one
-        gather per offset. Equal to the sum over rendered attributes up to float
+        summed per token type and window offset (:meth:`type_sums`), so that they reach
+        the tokens in one gather per offset; ``type_scores`` keeps those sums from one
+        table to the next (a model's own :class:`TypeScores`: the same weights and
+        ``rows_of`` every time). Equal to the sum over rendered attributes up to float
         rounding."""
         n_outputs = weights.shape[1]
         type_codes, types = table.type_index
-        type_level = {name: codes for group in self.type_columns(table).values() for name, (codes, _) in group.items()}
-        cols = self.columns(table)
+        type_scores = TypeScores() if type_scores is None else type_scores
+        type_names, by_type = type_scores.sums(self, types, weights, rows_of)
+        context = self._context_columns(table)
+        # Every column in group order: (name, codes and values, absent code); a type
+        # column by its name only, its weights being in ``by_type``.
+        columns: list[tuple[str, Coded | None, int]] = []
+        for group in self._groups:
+            if group.kind in PER_TYPE_KINDS:
+                columns += [(name, None, -1) for name in type_names[group.name]]
+            else:
+                columns += [(name, coded, _absent_code(group, coded[1])) for name, coded in context[group.name].items()]
         shifts = _Shifts(table)
         common = weights[rows_of(["bias"])[0]].copy()  # weights every token gets
-        by_type: dict[int, np.ndarray] = {}  # offset → summed weights per type (+ 2 marker rows)
         # Per context column at an offset: every token's code, and the rows to add (only
         # those that differ from ``common``'s, the rest being zero).
-        context: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for offset, j in self._window_plan(cols.names):
-            name, values = cols.names[j], cols.vocab[j]
+        deltas: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        for offset, j in self._window_plan([name for name, _, _ in columns]):
+            name, coded, absent = columns[j]
+            if coded is None:
+                continue  # a type column
+            values = coded[1]
             rows = weights[rows_of(self._lookup(offset, name, values))]
-            if cols.absent[j] >= 0:
-                rows[cols.absent[j]] = 0  # left out of the attributes, as in crf_items
-            if name in type_level:
-                summed = by_type.setdefault(offset, np.zeros((len(types) + 2, n_outputs), dtype=weights.dtype))
-                summed[: len(types)] += rows[type_level[name]]
-                summed[len(types) :] += rows[len(values) :]
-                continue
-            codes = shifts.shift(cols.codes[:, j], len(values), offset)
+            if absent >= 0:
+                rows[absent] = 0  # left out of the attributes, as in crf_items
+            codes = shifts.shift(coded[0], len(values), offset)
             # Most tokens of a context column share one value ("-": no gazetteer match,
             # no field label): its row goes to ``common``, and only the tokens whose row
             # differs from it are touched.
             mode = int(np.bincount(codes, minlength=len(rows)).argmax()) if len(codes) else 0
             common += rows[mode]
             delta = rows - rows[mode]
-            context.append((codes, delta, delta.any(axis=1)))
+            deltas.append((codes, delta, delta.any(axis=1)))
         per_type = [(summed, shifts.shift(type_codes, len(types), offset)) for offset, summed in by_type.items()]
         scores = np.empty((len(table), n_outputs), dtype=weights.dtype)
         # Summed block by block of tokens, in the same order for every token: the block
@@ -289,7 +360,7 @@ class Featurizer:
             block = slice(begin, begin + SCORE_BLOCK_TOKENS)
             part = scores[block]
             part[:] = 0
-            for codes, delta, nonzero in context:
+            for codes, delta, nonzero in deltas:
                 present = codes[block]
                 differs = np.flatnonzero(nonzero[present])
                 if 4 * len(differs) > len(present):
@@ -303,6 +374,11 @@ class Featurizer:
                 part += summed[shifted[block]]
             part += common
         return scores
+
+
+def _absent_code(group: FeatureGroup, values: list[str]) -> int:
+    """The code of ``group``'s absent value among a column's ``values``, or -1."""
+    return values.index(group.absent) if group.absent in values else -1
 
 
 class _Shifts:

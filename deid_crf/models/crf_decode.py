@@ -18,18 +18,18 @@ one entity of a type, and :func:`k_best` finds each sentence's ``k`` best label 
 
 from __future__ import annotations
 
-import functools
 import os
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from deid_crf.config import MAX_CANDIDATE_SPAN_TOKENS
 from deid_crf.featurization.featurizer import Featurizer
+from deid_crf.featurization.type_scores import TypeScores
+from deid_crf.parallel import one_blas_thread
 from deid_crf.text.table import TokenTable
 
 # CRFsuite's model file (``crf1d_model.c``, little-endian): a 48-byte header, then
@@ -52,6 +52,9 @@ class CRFWeights:
     attributes: dict[str, int]  # attribute string → row of ``state``
     state: np.ndarray  # (n_attributes + 1, n_labels); the last row (zeros) for unknown attributes
     transitions: np.ndarray  # (n_labels, n_labels), [previous, next]
+    # The summed state weights of each token string's type-level features, kept from one
+    # table to the next (see deid_crf.featurization.type_scores).
+    type_scores: TypeScores = field(default_factory=TypeScores, repr=False, compare=False)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> CRFWeights:
@@ -87,7 +90,7 @@ class CRFWeights:
     def scores(self, featurizer: Featurizer, table: TokenTable) -> np.ndarray:
         """The state score of every label for every token of ``table``, featurized by
         ``featurizer`` (the configuration the model was trained with)."""
-        return featurizer.linear_scores(table, self.state, self.rows)
+        return featurizer.linear_scores(table, self.state, self.rows, self.type_scores)
 
     def tag(self, featurizer: Featurizer, table: TokenTable) -> np.ndarray:
         """The best label (object array of str) of every token of ``table``."""
@@ -155,9 +158,13 @@ def _strings(data: bytes, offset: int, count: int) -> list[str]:
     return [data[a : a + n].decode("utf-8") for a, n in zip((records + 8).tolist(), (sizes - 1).tolist(), strict=True)]
 
 
-# Sentences decoded together: bounds the (sentences, labels, labels) work array to
-# about 30 MB with MEDDOCAN's 42 labels.
+# Sentences decoded together (forward-backward's messages; Viterbi's back-pointers).
 SENTENCE_BLOCK = 2048
+# Sentences that take one Viterbi step together, inside a block: keeps the (sentences,
+# labels, labels) work array in the processor's cache (450 kB with MEDDOCAN's 42
+# labels), where each step's sum and maximum run faster than over one array for all
+# sentences (15-20 % on MEDDOCAN dev; 64 or 128 lose some).
+VITERBI_STEP_SENTENCES = 32
 # Tokens decoded together: consecutive sentences, up to this many tokens, so that a
 # block's messages and back-pointers, and the rows of the table it reads and writes, stay
 # in the CPU's cache (a 10 MiB document is 1.9 M tokens: working on them all at once
@@ -203,14 +210,16 @@ def viterbi(scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray
         return out
     # (next, previous) order: the maximum runs along contiguous memory.
     incoming = np.ascontiguousarray(np.asarray(transitions, dtype=np.float64).T)
-    work = np.empty((min(len(bounds), SENTENCE_BLOCK), k, k), dtype=np.float64)
+    work = np.empty((min(len(bounds), VITERBI_STEP_SENTENCES), k, k), dtype=np.float64)
     for block in sentence_blocks(bounds):
         lo, hi = _block_range(bounds[block])
         lengths = bounds[block, 1] - bounds[block, 0]
         order = np.argsort(-lengths, kind="stable")
         back = np.zeros((hi - lo, k), dtype=np.int16 if k < 2**15 else np.int32)
-        starts = bounds[block, 0][order] - lo
-        _viterbi_block(scores[lo:hi], incoming, starts, lengths[order], back, out[lo:hi], work)
+        starts, lengths = bounds[block, 0][order] - lo, lengths[order]
+        for first in range(0, len(starts), VITERBI_STEP_SENTENCES):
+            part = slice(first, first + VITERBI_STEP_SENTENCES)
+            _viterbi_block(scores[lo:hi], incoming, starts[part], lengths[part], back, out[lo:hi], work)
     return out
 
 
@@ -302,10 +311,8 @@ def forward_backward(
     starts, lengths = bounds[order, 0], lengths[order]
     steps = int(lengths[0])
     running = np.searchsorted(-lengths, -np.arange(steps), side="left")
-    # The products are small, (sentences, labels) by (labels, labels): a multi-threaded
-    # BLAS spends more time waking and joining its threads than multiplying, and its
-    # spinning threads slow the rest of the process (several times, on 2 cores).
-    with _thread_pools().limit(limits=1, user_api="blas"):
+    # The products are small, (sentences, labels) by (labels, labels): one BLAS thread.
+    with one_blas_thread():
         alpha = scores[starts].copy()
         log_alpha[starts] = alpha
         forward = _LogProduct(transitions)
@@ -323,12 +330,6 @@ def forward_backward(
             if t:
                 beta[:m] = backward(scores[tokens] + beta[:m])
     return log_alpha, log_beta
-
-
-@functools.cache
-def _thread_pools() -> ThreadpoolController:
-    """The thread pools of the native libraries loaded (found once per process)."""
-    return ThreadpoolController()
 
 
 # A sum of exponentials below this may have lost terms to underflow: recomputed exactly.

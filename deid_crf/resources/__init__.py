@@ -5,7 +5,7 @@ it was trained with.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -63,9 +63,9 @@ def load_embeddings(path: str):
     return open_embeddings(path)
 
 
-def embedding_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]:
+def embedding_type_inputs(config: FeatureConfig, types: Sequence[str]) -> dict[str, Any]:
     embeddings = load_embeddings(str(Path(config.embeddings_model).resolve()))
-    return {"type_clusters": embeddings.clusters(table.type_index[1]), "sizes": [len(c) for c in embeddings.centroids]}
+    return {"type_clusters": embeddings.clusters(types), "sizes": [len(c) for c in embeddings.centroids]}
 
 
 def embedding_vectors(config: FeatureConfig, table: TokenTable) -> np.ndarray:
@@ -97,19 +97,21 @@ def gazetteer_inputs(config: FeatureConfig, table: TokenTable) -> dict[str, Any]
 
 @dataclass(frozen=True)
 class Resource:
-    """A trained resource: how it turns a token table into the inputs of the feature
-    group that uses it, and which :class:`FeatureConfig` field holds its path."""
+    """A trained resource: how it turns a token table (a "resource" group) or distinct
+    token strings (a "type_resource" group) into the inputs of the feature group that
+    uses it, and which :class:`FeatureConfig` field holds its path."""
 
-    inputs: Callable[[FeatureConfig, TokenTable], dict[str, Any]]
     path_field: str
+    inputs: Callable[[FeatureConfig, TokenTable], dict[str, Any]] | None = None
+    type_inputs: Callable[[FeatureConfig, Sequence[str]], dict[str, Any]] | None = None
 
 
 # Resource name → resource. Feature groups name the resource they use
 # (``deid_crf.features.registry.FeatureGroup.resource``).
 RESOURCES: dict[str, Resource] = {
-    "pos_tagger": Resource(pos_inputs, "pos_model"),
-    "embeddings": Resource(embedding_inputs, "embeddings_model"),
-    "gazetteer": Resource(gazetteer_inputs, "gazetteer_dir"),
+    "pos_tagger": Resource("pos_model", inputs=pos_inputs),
+    "embeddings": Resource("embeddings_model", type_inputs=embedding_type_inputs),
+    "gazetteer": Resource("gazetteer_dir", inputs=gazetteer_inputs),
 }
 PATH_FIELDS = tuple(resource.path_field for resource in RESOURCES.values())
 
@@ -132,7 +134,16 @@ class ConfiguredResources:
         return str(getattr(self.config, RESOURCES[resource_of(group)].path_field))
 
     def inputs(self, group: str, table: TokenTable) -> dict[str, Any]:
-        return RESOURCES[resource_of(group)].inputs(self.config, table)
+        inputs = RESOURCES[resource_of(group)].inputs
+        if inputs is None:
+            raise ValueError(f"feature group {group!r} takes distinct token strings, not a token table")
+        return inputs(self.config, table)
+
+    def type_inputs(self, group: str, types: Sequence[str]) -> dict[str, Any]:
+        type_inputs = RESOURCES[resource_of(group)].type_inputs
+        if type_inputs is None:
+            raise ValueError(f"feature group {group!r} takes a token table, not distinct token strings")
+        return type_inputs(self.config, types)
 
 
 def featurizer(config: FeatureConfig | None = None) -> Featurizer:

@@ -33,6 +33,7 @@ from deid_crf.config import data_dir
 from deid_crf.features.embedding import nearest_centroid
 from deid_crf.io.names import shown
 from deid_crf.io.persistence import InvalidModel, load_arrays
+from deid_crf.parallel import one_blas_thread
 from deid_crf.resources.fasttext_file import check_vectors_file
 from deid_crf.resources.subwords import SUBWORDS_FILE, SubwordClusters
 from deid_crf.text.tokenizer import Tokenizer
@@ -127,7 +128,8 @@ class Embeddings:
     def clusters(self, types: list[str]) -> list[np.ndarray]:
         """For every centroid set, the cluster id of every string's vector."""
         vectors = self.vectors(types)
-        return [nearest_centroid(vectors, centroids) for centroids in self.centroids]
+        with one_blas_thread():
+            return [nearest_centroid(vectors, centroids) for centroids in self.centroids]
 
 
 def write_training_text(root: Path, path: Path) -> int:

@@ -33,6 +33,7 @@ from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.features.encoding import Coded
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.featurization.hashing import hash_strings
+from deid_crf.featurization.type_scores import TypeScores
 from deid_crf.io.names import shown
 from deid_crf.io.persistence import (
     InvalidModel,
@@ -167,12 +168,20 @@ class PosTagger(Estimator):
         stacked = np.concatenate([coef[h] for h in HEADS]).T
         present = stacked.any(axis=1)
         integers, self.scale_ = quantize_columns(stacked[present])
-        self._set_weights(integers * self.scale_, present)
+        self._set_weights(integers, present, self.scale_)
         return self
 
-    def _set_weights(self, rows: np.ndarray, present: np.ndarray) -> None:
-        """Keep the weight ``rows`` of the features ``present`` marks (and a zero row)."""
-        self.weights_ = np.vstack([rows.astype(np.float32), np.zeros((1, rows.shape[1]), np.float32)])
+    def _set_weights(self, rows: np.ndarray, present: np.ndarray, scale: np.ndarray | None = None) -> None:
+        """Keep the weight ``rows`` (times the per-class ``scale``, if given) of the
+        features ``present`` marks (and a zero row), as float32, written once (the
+        default model's are 30 MB: each copy costs start-up time and peak memory)."""
+        weights = np.empty((len(rows) + 1, rows.shape[1]), dtype=np.float32)
+        if scale is None:
+            weights[:-1] = rows
+        else:
+            np.multiply(rows, scale, out=weights[:-1])
+        weights[-1] = 0
+        self.weights_ = weights
         self.feature_rows_ = np.full(len(present), len(rows), dtype=np.int32)
         self.feature_rows_[present] = np.arange(len(rows), dtype=np.int32)
 
@@ -188,8 +197,10 @@ class PosTagger(Estimator):
         check_is_fitted(self)
         weights, intercepts = self._stacked_weights(tuple(heads))
         rows, n_features = self.feature_rows_, len(self.feature_rows_)
+        # Kept per weight matrix (one per tuple of heads), from one table to the next.
+        type_scores = self.__dict__.setdefault("_type_scores", {}).setdefault(tuple(heads), TypeScores())
         scores = Featurizer(self.features_).linear_scores(
-            table, weights, lambda strings: rows[hash_strings(strings, n_features)]
+            table, weights, lambda strings: rows[hash_strings(strings, n_features)], type_scores
         )
         scores += intercepts
         result, first = {}, 0
@@ -271,7 +282,7 @@ class PosTagger(Estimator):
             raise InvalidModel(f"{shown(path)}: the weight rows do not match the features marked present")
         if not np.isfinite(tagger.scale_).all() or not all(np.isfinite(v).all() for v in tagger.intercept_.values()):
             raise InvalidModel(f"{shown(path)}: a scale or intercept is not finite")
-        tagger._set_weights(integers * tagger.scale_, present[: tagger.n_features].astype(bool))
+        tagger._set_weights(integers, present[: tagger.n_features].astype(bool), tagger.scale_)
         return tagger
 
 

@@ -33,6 +33,7 @@ import numpy as np
 from deid_crf.features.embedding import nearest_centroid
 from deid_crf.io.names import shown
 from deid_crf.io.persistence import InvalidModel, load_arrays, save_arrays
+from deid_crf.parallel import one_blas_thread
 
 SUBWORDS_FILE = "subwords.npz"
 ROW_BITS = 16
@@ -201,9 +202,10 @@ class SubwordClusters:
         unknown = np.flatnonzero(found < 0)
         vectors = self.vectors([lowered[i] for i in unknown.tolist()])
         out = []
-        for k, centroids in enumerate(self.centroids):
-            codes = np.empty(len(types), dtype=np.int32)
-            codes[found >= 0] = self.word_clusters[found[found >= 0], k]
-            codes[unknown] = nearest_centroid(vectors, centroids)
-            out.append(codes)
+        with one_blas_thread():  # products of a few hundred words: threads only cost
+            for k, centroids in enumerate(self.centroids):
+                codes = np.empty(len(types), dtype=np.int32)
+                codes[found >= 0] = self.word_clusters[found[found >= 0], k]
+                codes[unknown] = nearest_centroid(vectors, centroids)
+                out.append(codes)
         return out

@@ -1,0 +1,110 @@
+"""A tagging process's memory of what each distinct token string adds to a token's scores.
+
+Most features depend on the token string alone (lower-cased form, affixes, shapes,
+flags, patterns, embedding clusters): a linear model's scores get, per window offset,
+the same summed weight rows from a string wherever it occurs. A :class:`TypeScores`
+keeps those sums per string for as long as its model lives, so that a batch computes
+the features of ``paciente`` once, not once per chunk of documents (MEDDOCAN dev: 15,680
+distinct strings, 37,786 of them counted chunk by chunk). The sums are computed by
+:meth:`~deid_crf.featurization.featurizer.Featurizer.type_sums` exactly as without the
+cache (same rows, same order), so scores do not depend on what was seen before.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from deid_crf.config import TYPE_SCORES_MAX_TYPES
+
+RowsOf = Callable[[list[str]], np.ndarray]
+
+
+class SumsPerType(Protocol):
+    """What a :class:`TypeScores` asks of a featurizer (``Featurizer`` implements it)."""
+
+    def type_key(self) -> Any:
+        """What the sums depend on besides the weights (configuration, resources)."""
+        ...
+
+    def type_sums(
+        self, types: Sequence[str], weights: np.ndarray, rows_of: RowsOf
+    ) -> tuple[dict[str, list[str]], list[int], np.ndarray]:
+        """Per type group its column names, the window offsets, and per offset the
+        summed weight rows of every string of ``types`` then of the two markers of
+        positions outside the sentence: ``(n_offsets, len(types) + 2, n_outputs)``."""
+        ...
+
+
+class TypeScores:
+    """Summed type-level weight rows per distinct token string and window offset, kept
+    across token tables for one weight matrix and one featurizer configuration (a change
+    of either empties it). At most ``max_types`` strings are kept; once full, it starts
+    again empty. Safe to share between threads."""
+
+    def __init__(self, max_types: int = TYPE_SCORES_MAX_TYPES):
+        if max_types < 1:
+            raise ValueError(f"max_types must be at least 1, not {max_types}")
+        self.max_types = max_types
+        self._lock = threading.Lock()
+        self._forget(None, None)
+
+    def _forget(self, key: Any, weights: np.ndarray | None) -> None:
+        self._key, self._weights = key, weights
+        self._slots: dict[str, int] = {}
+        self._sums: np.ndarray | None = None  # (n_offsets, capacity, n_outputs)
+        self._markers: np.ndarray | None = None  # (n_offsets, 2, n_outputs)
+        self._names: dict[str, list[str]] = {}
+        self._offsets: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A model sent to a worker process travels without what this process has seen.
+        return {"max_types": self.max_types}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["max_types"])  # type: ignore[misc]
+
+    def sums(
+        self, featurizer: SumsPerType, types: Sequence[str], weights: np.ndarray, rows_of: RowsOf
+    ) -> tuple[dict[str, list[str]], dict[int, np.ndarray]]:
+        """Per type group its column names, and per window offset (in the order the
+        featurizer adds them) the summed rows of every string of ``types`` followed by
+        the two marker rows: what :meth:`Featurizer.type_sums` gives for ``types``,
+        computed only for the strings not seen before."""
+        key = featurizer.type_key()
+        with self._lock:
+            if self._markers is None or weights is not self._weights or key != self._key:
+                self._forget(key, weights)
+            slots = np.fromiter(map(self._slots.get, types, [-1] * len(types)), dtype=np.int64, count=len(types))
+            missing = np.flatnonzero(slots < 0)
+            if self._markers is None or len(missing):
+                if len(self._slots) + len(missing) > self.max_types:
+                    self._forget(key, weights)
+                    missing = np.arange(len(types))
+                slots[missing] = self._add(featurizer, [types[i] for i in missing.tolist()], weights, rows_of)
+            assert self._sums is not None and self._markers is not None
+            gathered = np.concatenate([self._sums[:, slots], self._markers], axis=1)
+            return self._names, dict(zip(self._offsets, gathered, strict=True))
+
+    def _add(self, featurizer: SumsPerType, new: list[str], weights: np.ndarray, rows_of: RowsOf) -> np.ndarray:
+        """Compute and keep the sums of the ``new`` strings; their slots."""
+        names, offsets, sums = featurizer.type_sums(new, weights, rows_of)
+        first = len(self._slots)
+        if self._sums is None:
+            self._names, self._offsets = names, offsets
+            self._markers = sums[:, len(new) :].copy()
+            self._sums = np.empty((len(offsets), max(len(new), 1024), sums.shape[2]), dtype=sums.dtype)
+        elif first + len(new) > self._sums.shape[1]:
+            capacity = min(max(2 * self._sums.shape[1], first + len(new)), self.max_types)
+            grown = np.empty((self._sums.shape[0], capacity, self._sums.shape[2]), dtype=self._sums.dtype)
+            grown[:, :first] = self._sums[:, :first]
+            self._sums = grown
+        self._sums[:, first : first + len(new)] = sums[:, : len(new)]
+        self._slots.update(zip(new, range(first, first + len(new)), strict=True))
+        return np.arange(first, first + len(new), dtype=np.int64)
