@@ -86,7 +86,22 @@ HOLIDAYS = (
     "Viernes Santo",
     "Domingo de Ramos",
     "día de Reyes",
+    "Ramadán",
+    "Ramadan",
 )
+# Seasons (P6.2: "Otoño del 2017"), a date when a year follows them.
+SEASONS = "primavera verano otoño invierno".split()
+# Spanish number words of a day of the month (1-31) and of a year (1900-2099), as dictated
+# notes and formal letters write dates ("a veinte de febrero de dos mil veinticinco").
+DAY_WORDS = (
+    "uno primero dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
+    "diecisiete dieciocho diecinueve veinte veintiuno veintiún veintidós veintitrés veinticuatro veinticinco "
+    "veintiséis veintisiete veintiocho veintinueve treinta"
+).split()
+UNIT_WORDS = "uno dos tres cuatro cinco seis siete ocho nueve".split()
+TEEN_WORDS = DAY_WORDS[DAY_WORDS.index("diez") : DAY_WORDS.index("veinte")]
+TWENTIES_WORDS = DAY_WORDS[DAY_WORDS.index("veinte") : DAY_WORDS.index("treinta")]
+TENS_WORDS = "treinta cuarenta cincuenta sesenta setenta ochenta noventa".split()
 
 # ---------------------------------------------------------------------- addresses
 

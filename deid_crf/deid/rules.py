@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from deid_crf.deid.recognizers.addresses import street_tails
-from deid_crf.deid.recognizers.ages import AGE, find_young_ages
+from deid_crf.deid.recognizers.ages import AGE, find_ages_in_words, find_labelled_ages, find_young_ages
 from deid_crf.deid.recognizers.common import (
     COLLEGIATE_ID,
     CONTACT_ID,
@@ -58,6 +58,7 @@ from deid_crf.deid.recognizers.names import (
     initials_before_names,
     nicknames_after_names,
     roles_from_labels,
+    without_titles,
 )
 from deid_crf.deid.recognizers.national_ids import (
     dni_letter,
@@ -77,8 +78,9 @@ from deid_crf.deid.recognizers.places import (
 )
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import relatives
-from deid_crf.deid.recognizers.repeats import propagate_places
+from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import STREET, find_road_points
+from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
 from deid_crf.deid.recognizers.work import PROFESSION, find_companies, find_professions
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, PARTICLES, SPECIALTY_WORDS, normalize
@@ -179,6 +181,9 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
         Recognizer("staff_field", (STAFF,), find_labelled_staff, "the name in a Médico:/Responsable clínico: field"),
         Recognizer("young_age", (AGE,), find_young_ages, "ages in hours to months: Niña de 3 días, 60 h de vida"),
+        Recognizer("labelled_sex", (SEX,), find_labelled_sex, "the value of Sexo:, Sexe:, Sexua: fields"),
+        Recognizer("age_in_words", (AGE,), find_ages_in_words, "an age in words: varón de setenta y dos años"),
+        Recognizer("labelled_age", (AGE,), find_labelled_ages, "the number after Edad:, Edat:, Idade:, Adina:"),
         Recognizer("road_point", (STREET,), find_road_points, "a road with its kilometre point: Ctra. A-319, km 4"),
     )
 }
@@ -362,11 +367,15 @@ class RuleLayer:
         if self.active:
             spans = street_tails(text, towns_after_countries(text, organisations(text, spans)))
             spans = split_at_slashes(text, spans)
+            spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = nicknames_after_names(text, relatives(text, spans))
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
-        spans = propagate_places(text, propagate_names(text, spans)) if self.propagate else sorted(spans)
+        if self.propagate:
+            spans = propagate_places(text, defined_acronyms(text, propagate_names(text, spans)))
+        else:
+            spans = sorted(spans)
         if self.allow is not None:
             spans = [s for s in spans if not self.allow(s.type, text[s.start : s.end])]
         return spans

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.national_ids import dni_letter, nass_is_valid
 from deid_crf.gazetteers import spanish
 from deid_crf.gazetteers.spanish import (
@@ -254,6 +255,8 @@ _DATE = re.compile(
     re.I,
 )
 _WEEKDAY = re.compile(rf"(?<!\w)(?:{'|'.join(WEEKDAYS + ['miercoles', 'sabado'])})(?!\w)", re.I)
+_DAY_MONTH = re.compile(r"(?P<dd>\d{1,2})(?P<ds>[/.-])(?P<dm>\d{1,2})")
+_NUMBER_WORDS = re.compile(rf"(?<!\w){number_words.NUMBER}(?!\w)", re.I)
 
 
 def _full_year(text: str) -> int:
@@ -316,6 +319,17 @@ def shift_date_text(text: str, days: int, rng: random.Random | None = None) -> s
     (``12/06 /2016``, ``semana 23 de 2016``) gets new digits everywhere rather than
     a partial shift that would keep the rest."""
     rng = rng or random.Random(days)
+    if m := _DAY_MONTH.fullmatch(text):  # "03/03" in a ward list: a day of a leap year
+        try:
+            new = date(2000, int(m["dm"]), int(m["dd"])) + timedelta(days)
+        except (ValueError, OverflowError):
+            return _pattern_like(text, rng)
+        pad = _padded(m["dd"], m["dm"])
+        return f"{_number(new.day, pad)}{m['ds']}{_number(new.month, pad)}"
+    # A date in words ("diecinueve de junio de mil novecientos ochenta y tres") is read
+    # and moved as one in figures, and written in figures: its day and year in words
+    # would otherwise stay as they were.
+    text = _NUMBER_WORDS.sub(lambda m: str(number_words.value(m.group())), text)
     found: list[tuple[int, int]] = []
     shifted_day: date | None = None
 

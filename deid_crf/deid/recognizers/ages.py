@@ -13,6 +13,12 @@ notes. Two forms are unambiguous enough for a rule:
 The span is the number and its unit, ``de vida`` left out (as in MEDDOCAN train's
 ``un mes``, ``26 días``). A bare ``3 días`` is usually a duration (``fiebre de 3 días``),
 so without one of these cues nothing is proposed.
+
+Ages in years the model has not seen written that way are found by
+:func:`find_ages_in_words` (a person word, ``de`` and an age in words: ``varón de
+setenta y dos años``) and :func:`find_labelled_ages` (a field label in Spanish,
+Catalan, Galician or Basque and a number: ``Edat: 34 anys``, ``Idade: 83 anos``,
+``edad 58``).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import SP, Match
 
 AGE = "EDAD_SUJETO_ASISTENCIA"
@@ -44,3 +51,30 @@ def find_young_ages(text: str) -> Iterator[Match]:
     found = {(m.start("age"), m.end("age")) for pattern in (_OF_LIFE, _AFTER_BABY) for m in pattern.finditer(text)}
     for start, end in sorted(found):
         yield start, end, AGE
+
+
+_PERSON = (
+    r"(?:var[óo]n|mujer|hombre|paciente|señora?|niñ[oa]|chic[oa]|ancian[oa]|adolescente|joven|muchach[oa]"
+    r"|lactante)"
+)
+_IN_WORDS = re.compile(rf"\b{_PERSON}{SP}+de{SP}+(?P<age>{number_words.AGE}{SP}+(?:años|meses))(?!\w)", re.IGNORECASE)
+# "Edad: 58 años", "Edat: 34 anys", "Idade: 83 anos", "Adina: 40 urte", "edad 58": the
+# number and its unit; not "Edad gestacional" nor "edad de inicio".
+_LABELLED = re.compile(
+    rf"(?<!\w)(?:edad|edat|idade|adina){SP}*:?{SP}*(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte)(?!\w))?)"
+    rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días))",
+    re.IGNORECASE,
+)
+
+
+def find_ages_in_words(text: str) -> Iterator[Match]:
+    """An age in words after a person word (``mujer de cuarenta y cinco años``)."""
+    for m in _IN_WORDS.finditer(text):
+        yield m.start("age"), m.end("age"), AGE
+
+
+def find_labelled_ages(text: str) -> Iterator[Match]:
+    """The number after an age field label, with its unit when written."""
+    for m in _LABELLED.finditer(text):
+        if int(re.match(r"\d+", m.group("age")).group()) < 120:
+            yield m.start("age"), m.end("age"), AGE

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import date
 
+from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import DATE, LINE_BREAKS, SP, Match, line_before
 from deid_crf.gazetteers.spanish import (
     CATALAN_MONTHS,
@@ -39,6 +40,7 @@ from deid_crf.gazetteers.spanish import (
     MONTH_ABBREVIATIONS,
     MONTHS,
     ROMAN_MONTHS,
+    SEASONS,
     SEPTEMBER_VARIANTS,
     WEEKDAYS,
 )
@@ -84,7 +86,39 @@ _ISO = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}((?:19|20)\d\d)([-/.])(\d{{1,2
 _NUMERIC = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)")
 _WEEKDAY_DAY = re.compile(rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})(?![\w]|[/.:,]\d)", re.IGNORECASE)
 _WEEKDAY_ALONE = re.compile(rf"(?:\b(?:el|del){SP}+|\()(?P<date>{_WEEKDAY})(?!\w)", re.IGNORECASE)
-_DAY_MONTH = re.compile(rf"\b(?:el|del){SP}+(?P<date>(\d\d)/(\d\d))(?![\w]|[/.-]\d)")
+# A day/month without a year after "el" (``colocada el 19/02``, ``EL 17/02``, ``el 10/3``),
+# but not a fraction (``el 2/3 de los pacientes``).
+_DAY_MONTH = re.compile(rf"\b(?i:el|del|día){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))")
+# A two-digit day/month alone in a table cell (``| 03/03 |``) or opening a line before a
+# time (``13/01 9:40 — Primer día en planta``): a ward list's or a progress note's date.
+_CELL_DAY_MONTH = re.compile(
+    r"(?:^|(?<=\|))[ \t]*(?P<date>(\d\d)/(\d\d))(?=[ \t]*(?:\||$)|[ \t]+\d{1,2}[:h.]\d\d)", re.MULTILINE
+)
+# Dates in words, as dictated notes and formal letters write them (P6.1): ``veintiocho de
+# enero de dos mil veinticinco``, ``a veinte de febrero``, ``jueves dieciséis``, and a
+# year in words after a preposition (``diagnosticada en dos mil diecisiete``).
+# What may follow a number in words that is a date: punctuation, the end of the line or
+# a word that does not make it a quantity (``dos mil pacientes`` is none; dictation
+# writes out "punto" and "coma").
+_NOT_A_QUANTITY = (
+    rf"(?!\w)(?!{SP}+(?!(?:y|e|de|del|a|al|en|con|por|tras|que|cuando|se|fue|le|la|lo|el|punto|coma)\b)\w)"
+)
+_DATE_IN_WORDS = re.compile(
+    rf"(?<!\w)(?:(?:{_WEEKDAY}),?{SP}+)?(?:{number_words.DAY_OF_MONTH}){_OF}(?:{'|'.join(_MONTH_NAMES)})"
+    rf"(?:{SP}+de(?:l)?{SP}+(?:(?:19|20)\d\d(?!\w)|{number_words.YEAR}{_NOT_A_QUANTITY}))?(?!\w)",
+    re.IGNORECASE,
+)
+_YEAR_IN_WORDS = re.compile(rf"(?<!\w)(?P<date>(?:año{SP}+)?{number_words.YEAR}){_NOT_A_QUANTITY}", re.IGNORECASE)
+_WEEKDAY_DAY_WORD = re.compile(
+    rf"(?<!\w)(?:{_WEEKDAY}),?{SP}+(?:{number_words.DAY_OF_MONTH}){_NOT_A_QUANTITY}", re.IGNORECASE
+)
+# A season with its year (P6.2: ``Otoño del 2017``, ``verano de 2023``), or since or
+# until a season (``desde el verano``).
+_SEASON = re.compile(
+    rf"(?<!\w)(?P<date>(?:{'|'.join(SEASONS)})(?:{SP}+de(?:l)?{SP}+(?:año{SP}+)?(?:(?:19|20)\d\d(?!\w)|{number_words.YEAR}))"
+    rf"|(?<=desde{SP}el{SP})(?:{'|'.join(SEASONS)})|(?<=hasta{SP}el{SP})(?:{'|'.join(SEASONS)}))(?!\w)(?!{SP}+de\b)",
+    re.IGNORECASE,
+)
 _HOLIDAY = re.compile(rf"(?<!\w)(?:{'|'.join(h.replace(' ', SP + '+') for h in HOLIDAYS)})(?!\w)", re.IGNORECASE)
 _DECADE = re.compile(rf"\blos{SP}+(?P<date>años{SP}+[2-9]0s?|[2-9]0s)(?!\w|{SP}*(?:años|%))", re.IGNORECASE)
 # A year is a date after these words; "año" joins the span as MEDDOCAN annotates it,
@@ -182,6 +216,28 @@ def _day_month(text: str) -> Iterator[Span]:
             yield m.start("date"), m.end("date")
 
 
+def _cell_day_month(text: str) -> Iterator[Span]:
+    for m in _CELL_DAY_MONTH.finditer(text):
+        if _valid(2000, int(m.group(3)), int(m.group(2))):
+            yield m.start("date"), m.end("date")
+
+
+def _in_words(text: str) -> Iterator[Span]:
+    for pattern in (_DATE_IN_WORDS, _WEEKDAY_DAY_WORD):
+        for m in pattern.finditer(text):
+            before = line_before(text, m.start(), _CONTEXT_WIDTH)
+            if not (_NAME_BEFORE.search(before) or _LAW_BEFORE.search(before)):
+                yield m.start(), m.end()
+    for m in _YEAR_IN_WORDS.finditer(text):
+        if _BEFORE_YEAR.search(line_before(text, m.start(), _CONTEXT_WIDTH)):
+            yield m.start("date"), m.end("date")
+
+
+def _seasons(text: str) -> Iterator[Span]:
+    for m in _SEASON.finditer(text):
+        yield m.start("date"), m.end("date")
+
+
 def _named_days(text: str) -> Iterator[Span]:
     for m in _HOLIDAY.finditer(text):
         yield m.start(), m.end()
@@ -199,6 +255,7 @@ def _years(text: str) -> Iterator[Span]:
 
 # Most complete form first: a span overlapping one found earlier is dropped.
 _FINDERS: tuple[Callable[[str], Iterator[Span]], ...] = (
+    _in_words,
     _two_months,
     _written,
     _interval_starts,
@@ -207,6 +264,8 @@ _FINDERS: tuple[Callable[[str], Iterator[Span]], ...] = (
     _numeric,
     _weekdays,
     _day_month,
+    _cell_day_month,
+    _seasons,
     _named_days,
     _years,
 )

@@ -179,6 +179,22 @@ def initials_before_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 
 
 _COURTESY = r"(?:Dr|Dra|Dña|Sr|Sra|D|Dª)\."
+# A courtesy title that opens a name span, the space after it included (N3.1, N5.1:
+# titles are never annotated).
+_LEADING_TITLE = re.compile(rf"(?:{_COURTESY}|Dª|Don|Doña|Srta\.){SP}+(?=[^\W\d_])")
+
+
+def without_titles(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with a courtesy title cut from the start of a person's name (``D.
+    Nauzet Santana`` → ``Nauzet Santana``)."""
+    out = []
+    for span in spans:
+        if span.type in NAME_TYPES and (m := _LEADING_TITLE.match(text, span.start)) and m.end() < span.end:
+            span = replace(span, start=m.end(), text="", replacement=None)
+        out.append(span)
+    return out
+
+
 _STAFF_FIELD = re.compile(
     rf"^{SP}*(?:médic[oa](?:{SP}+(?:responsable|adjunt[oa]|residente|de{SP}+familia))?|doctor[a]?|facultativ[oa]"
     rf"|responsable{SP}+clínic[oa]|enfermer[oa](?:{SP}+responsable)?|matrona|remitid[oa]{SP}+por|firmado{SP}+por"

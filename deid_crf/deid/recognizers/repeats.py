@@ -67,3 +67,32 @@ def propagate_places(text: str, spans: Sequence[PHISpan], types: Sequence[str] =
             origin = wanted[found[0].group()]
             added.append(PHISpan(start, end, origin.type, origin.confidence, PROPAGATED))
     return sorted([*spans, *added]) if added else list(spans)
+
+
+# An acronym in brackets right after a hospital's or health centre's name defines it:
+# "Hospital Universitario Miguel Servet (HUMS)", "Complejo Hospitalario Universitario de
+# Santiago (CHUS)". The note then uses the acronym alone ("ingreso no CHUS"), which the
+# model does not know. Not after an INSTITUCION: the model gives that type to generic
+# services too ("Servicio de Salud Mental Infanto-Juvenil (CSMIJ)", no PHI in MEDDOCAN).
+_ORGANISATION_TYPES = ("HOSPITAL", "CENTRO_SALUD")
+_DEFINED_ACRONYM = re.compile(rf"[^\S\n]*\([^\S\n]*(?P<acronym>[{UPPER}][{UPPER}0-9]{{1,9}})[^\S\n]*\)")
+
+
+def defined_acronyms(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (not overlapping one another) plus, for each hospital or centre span followed
+    by an acronym in brackets, that acronym and its other whole-word occurrences, with
+    the organisation's type, wherever no span is."""
+    acronyms: dict[str, PHISpan] = {}
+    for span in spans:
+        if span.type in _ORGANISATION_TYPES and (m := _DEFINED_ACRONYM.match(text, span.end)):
+            acronyms.setdefault(m.group("acronym"), span)
+    if not acronyms:
+        return list(spans)
+    coverage = Coverage((s.start, s.end) for s in spans)
+    pattern = re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, sorted(acronyms, key=len, reverse=True)))})(?![\w-])")
+    added = []
+    for m in pattern.finditer(text):
+        if not coverage.overlaps(m.start(), m.end()):
+            origin = acronyms[m.group()]
+            added.append(replace(origin, start=m.start(), end=m.end(), source=PROPAGATED, text="", replacement=None))
+    return sorted([*spans, *added])

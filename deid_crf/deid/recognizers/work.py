@@ -8,6 +8,12 @@ their legal form.
   agrícola``), stopping at a preposition other than ``de``, a conjunction or
   punctuation. Words that follow such cues without being a job (``trabaja de
   noche``, ``de lunes a viernes``) are refused.
+* ``el hijo mayor que es camionero``, ``antiguo agricultor``, ``LA MADRE, ES
+  DEPENDIENTA``: after a weaker cue (``que es``, ``, es``, ``antiguo``), only a word
+  that names a job in the shipped occupation lists (ESCO, Faker, MEDDOCAN's
+  gazetteer: a one-word occupation or the first word of two or more longer ones),
+  so that ``que es portador`` and ``es responsable`` are left alone. Catalan and
+  Galician cues count too (``treballa de``, ``traballa de``, ``com a``).
 * ``para Transportes Duero Norte S.L.``, ``su empresa, Logística Turia SL``:
   capitalised words ending in a company's legal form, after a word about work on
   their line, are the patient's employer, OTROS_SUJETO_ASISTENCIA (P28.1: "el nombre
@@ -17,18 +23,21 @@ their legal form.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
 from deid_crf.deid.recognizers.common import OTHER_SUBJECT, SP, Match, line_before
 from deid_crf.gazetteers.spanish import UPPER
+from deid_crf.resources.gazetteer import DEFAULT_DIR
 
 PROFESSION = "PROFESION"
 
 _CUE = (
-    r"(?:(?<!\w)(?:trabaja(?:ba|ndo)?|trabajó|trabajado|trabajar|ejerce|ejercía|ejerció)"
-    rf"{SP}+(?:como|de){SP}+"
-    rf"|(?<!\w)(?:de{SP}+)?profesión{SP}*[:,]?{SP}*"
+    r"(?:(?<!\w)(?:trabaja(?:ba|ndo)?|trabajó|trabajado|trabajar|ejerce|ejercía|ejerció"
+    r"|treballa|treballava|traballa|traballaba)"
+    rf"{SP}+(?:como|de|com{SP}+a){SP}+"
+    rf"|(?<!\w)(?:de{SP}+)?profesión(?:{SP}+(?:declarada|habitual|actual))?{SP}*[:,]?{SP}*"
     rf"|(?<!\w)(?:ocupación|oficio){SP}*:{SP}*"
     rf"|(?<!\w)(?:su|un){SP}+(?:trabajo|empleo|puesto){SP}+como{SP}+)"
 )
@@ -52,11 +61,47 @@ _PROFESSION = re.compile(
 )
 
 
+# Weaker cues: what follows them is a job only if the occupation lists say so.
+_LISTED_CUE = (
+    rf"(?:(?<!\w)(?:que|quien){SP}+(?:es|era|fue)|,{SP}*(?:es|era){SP}+(?:un|una{SP}+)?"
+    rf"|(?<!\w)(?:antigu[oa]|ex-?)){SP}*"
+)
+_LISTED_PROFESSION = re.compile(
+    rf"{_LISTED_CUE}(?P<head>{_WORD})"
+    rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}){{0,2}})",
+    re.IGNORECASE,
+)
+_OCCUPATION_LISTS = ("occupations_esco.txt", "faker_occupations.txt", "meddocan_occupations.txt")
+# First words of listed occupations that say nothing of a job on their own.
+_NOT_JOBS = frozenset(
+    "responsable oficial profesional experto experta especialista fabricante mayorista representante miembro "
+    "persona portador portadora titular".split()
+)
+
+
+@functools.cache
+def occupation_words() -> frozenset[str]:
+    """Lower-case words that name a job: the one-word occupations of the shipped lists
+    and the first word of at least two longer ones (``conductor`` of ``conductor de
+    autobús``), but not :data:`_NOT_JOBS`."""
+    single: set[str] = set()
+    heads: dict[str, int] = {}
+    for name in _OCCUPATION_LISTS:
+        for line in (DEFAULT_DIR / name).read_text("utf-8").splitlines():
+            words = line.lower().split()
+            if len(words) == 1:
+                single.add(words[0])
+            elif words:
+                heads[words[0]] = heads.get(words[0], 0) + 1
+    return frozenset((single | {w for w, n in heads.items() if n >= 2}) - _NOT_JOBS)
+
+
 def find_professions(text: str) -> Iterator[Match]:
     """The job after a cue (see the module)."""
-    for m in _PROFESSION.finditer(text):
+    listed = [m for m in _LISTED_PROFESSION.finditer(text) if m.group("head").lower() in occupation_words()]
+    for m in sorted([*_PROFESSION.finditer(text), *listed], key=lambda m: m.start("head")):
         head = m.group("head")
-        if head.lower() in _STOP or (head[0].isupper() and not head[1:].islower()):
+        if head.lower() in _STOP or (head[0].isupper() and not head[1:].islower() and not head.isupper()):
             continue
         end = m.end("head")
         # Keep the following words while each is a lower-case content word.

@@ -1,0 +1,200 @@
+"""Rules for ways of writing PHI that MEDDOCAN's templates lack (notes corpus dev2):
+dates and ages in words, dates without a year in tables and progress notes, seasons
+and feasts, ages and sex in Catalan, Galician and Basque form fields, professions after
+weaker cues, courtesy titles cut from names, and hospital acronyms defined in brackets."""
+
+from __future__ import annotations
+
+import pytest
+from deid_crf.gazetteers.spanish import DAY_WORDS
+
+from deid_crf.deid.recognizers.ages import find_ages_in_words, find_labelled_ages
+from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.names import without_titles
+from deid_crf.deid.recognizers.number_words import value
+from deid_crf.deid.recognizers.repeats import defined_acronyms
+from deid_crf.deid.recognizers.sex import find_labelled_sex
+from deid_crf.deid.recognizers.work import find_professions, occupation_words
+from deid_crf.deid.rules import RuleLayer
+from deid_crf.deid.surrogates import shift_date_text
+from deid_crf.text.spans import MODEL, PHISpan
+
+
+def found(finder, text: str) -> list[str]:
+    return [text[a:b] for a, b, _ in finder(text)]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "fecha veintiocho de enero de dos mil veinticinco punto paciente",
+            ["veintiocho de enero de dos mil veinticinco"],
+        ),
+        (
+            "nacido el diecinueve de junio de mil novecientos ochenta y tres, en",
+            ["diecinueve de junio de mil novecientos ochenta y tres"],
+        ),
+        ("a treinta y uno de diciembre de 2024.", ["treinta y uno de diciembre de 2024"]),
+        ("revisión en consulta el quince de abril.", ["quince de abril"]),
+        ("diagnosticada en dos mil diecisiete, con", ["dos mil diecisiete"]),
+        ("la última el jueves dieciséis.", ["jueves dieciséis"]),
+        # Quantities in words are not years.
+        ("en dos mil pacientes tratados", []),
+        ("recibió dos mil unidades", []),
+        ("a dos de ellos", []),
+    ],
+)
+def test_dates_in_words(text, want):
+    assert found(find_dates, text) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("407-A | PONS, ANTONI | 79a H | 2188734 | 02/03 | Neumonía", ["02/03"]),
+        ("\n13/01 9:40 — Primer día en planta.", ["13/01"]),
+        ("APENDICECTOMIA LAPAROSCOPICA EL 17/02 (DR. X)", ["17/02"]),
+        ("Biopsia de médula el 10/3.", ["10/3"]),
+        # Not a date: a fraction, blood pressure, an invalid day or month.
+        ("el 2/3 de los pacientes; TA 148/62; | 45/12 |; el 12/13", []),
+    ],
+)
+def test_day_month_without_a_year(text, want):
+    assert found(find_dates, text) == want
+
+
+def test_seasons_and_feasts():
+    assert found(find_dates, "agresiones desde el verano de 2023 y en Otoño del 2017") == [
+        "verano de 2023",
+        "Otoño del 2017",
+    ]
+    assert found(find_dates, 'el abuelo "lleva desde el verano" sin salir') == ["verano"]
+    assert found(find_dates, "Hace el ayuno de Ramadán.") == ["Ramadán"]
+    # A season in general is no date.
+    assert found(find_dates, "síntomas que empeoran en verano y en invierno") == []
+
+
+@pytest.mark.parametrize(
+    "finder, text, want",
+    [
+        (find_ages_in_words, "se trata de un varón de setenta y dos años que", ["setenta y dos años"]),
+        (find_ages_in_words, "Mujer de cuarenta y cinco años, natural de", ["cuarenta y cinco años"]),
+        (find_ages_in_words, "paciente de ciento un años", ["ciento un años"]),
+        (find_ages_in_words, "tratamiento de dos años de duración", []),
+        (find_labelled_ages, "Pacient: X     Edat: 34 anys     Sexe: Home", ["34 anys"]),
+        (find_labelled_ages, "Idade: 83 anos", ["83 anos"]),
+        (find_labelled_ages, "Antonio Núñez   edad 58   sexo", ["58"]),
+        (find_labelled_ages, "Edad: 45 años", ["45 años"]),
+        (find_labelled_ages, "Edad gestacional: 38 semanas; edad 3 meses; Edad: 2020; Edad: 40 kg; edad 34.5", []),
+    ],
+)
+def test_ages(finder, text, want):
+    assert found(finder, text) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Edat: 34 anys     Sexe: Home\n", ["Home"]),
+        ("Data naix.: 02-08-1966   Sexe: D", ["D"]),
+        ("Sexo/Xénero: muller", ["muller"]),
+        ("Sexua: Emakumea", ["Emakumea"]),
+        ("Sexo: m (no es una letra mayúscula); sexo: indeterminado", []),
+    ],
+)
+def test_labelled_sex(text, want):
+    assert found(find_labelled_sex, text) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("el hijo mayor, que es cocinero, vive en", ["cocinero"]),
+        ("Varón, antiguo agricultor, con EPOC", ["agricultor"]),
+        ("su hija, que es enfermera en el centro", ["enfermera"]),
+        ("Profesión declarada: bombero forestal\n", ["bombero forestal"]),
+        ("treballa de llaurador a l'horta", ["llaurador"]),
+        ("traballa de enóloga.", ["enóloga"]),
+        # After a weak cue, only a listed job.
+        ("que es portador de la mutación; que es responsable de su madre; que es alérgico", []),
+    ],
+)
+def test_professions(text, want):
+    assert found(find_professions, text) == want
+
+
+def test_occupation_words_leave_generic_heads_out():
+    words = occupation_words()
+    assert {"enfermera", "cocinero", "agricultor", "conductor"} <= words
+    assert not {"responsable", "portador", "especialista"} & words
+
+
+def span(text: str, value: str, type_: str, start: int = 0) -> PHISpan:
+    at = text.index(value, start)
+    return PHISpan(at, at + len(value), type_, 0.9, MODEL)
+
+
+def test_courtesy_titles_are_cut_from_names():
+    text = "Paciente: D. Nauzet Santana Quintana. Cirujana: Dra. Ruiz. Dr."
+    spans = [
+        span(text, "D. Nauzet Santana Quintana", "NOMBRE_SUJETO_ASISTENCIA"),
+        span(text, "Dra. Ruiz", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "Dr.", "NOMBRE_PERSONAL_SANITARIO", text.index("Ruiz")),  # nothing after: kept
+    ]
+    got = [text[s.start : s.end] for s in without_titles(text, spans)]
+    assert got == ["Nauzet Santana Quintana", "Ruiz", "Dr."]
+
+
+def test_acronym_defined_after_a_hospital_is_found_again():
+    text = "Remitida desde el Hospital Universitario Miguel Servet (HUMS). Reingresa en el HUMS; HUMSX no."
+    spans = [span(text, "Hospital Universitario Miguel Servet", "HOSPITAL")]
+    got = [(text[s.start : s.end], s.type) for s in defined_acronyms(text, spans)]
+    assert got == [("Hospital Universitario Miguel Servet", "HOSPITAL"), ("HUMS", "HOSPITAL"), ("HUMS", "HOSPITAL")]
+    # After an INSTITUCION (often a generic service), nothing.
+    service = [span(text, "Hospital Universitario Miguel Servet", "INSTITUCION")]
+    assert defined_acronyms(text, service) == service
+
+
+def test_rule_layer_uses_the_new_rules():
+    text = (
+        "Paciente: D. Nauzet Santana. Edat: 34 anys. Sexe: Home. "
+        "Nacido el diecinueve de junio de mil novecientos ochenta y tres."
+    )
+    spans = RuleLayer().apply(text, [span(text, "D. Nauzet Santana", "NOMBRE_SUJETO_ASISTENCIA")])
+    assert [(text[s.start : s.end], s.type) for s in spans] == [
+        ("Nauzet Santana", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("34 anys", "EDAD_SUJETO_ASISTENCIA"),
+        ("Home", "SEXO_SUJETO_ASISTENCIA"),
+        ("diecinueve de junio de mil novecientos ochenta y tres", "FECHAS"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, days, want",
+    [
+        ("03/03", 40, "12/04"),  # a day and month without a year: moved within a leap year
+        ("28/2", 1, "29/2"),
+        ("13/01", -13, "31/12"),
+        # In words: read, moved, and written in figures (the day and year in words would stay).
+        ("diecinueve de junio de mil novecientos ochenta y tres", 40, "29 de julio de 1983"),
+        ("veintiocho de enero de dos mil veinticinco", 40, "9 de marzo de 2025"),
+    ],
+)
+def test_surrogate_dates_without_a_year_and_in_words(text, days, want):
+    assert shift_date_text(text, days) == want
+
+
+def test_impossible_day_month_gets_new_digits():
+    new = shift_date_text("31/02", 40)
+    assert new != "31/02" and len(new) == 5 and new[2] == "/"
+
+
+def test_number_words_values():
+    assert [value(w) for w in ("mil novecientos ochenta y tres", "dos mil diecisiete", "treinta y uno")] == [
+        1983,
+        2017,
+        31,
+    ]
+    days = [w for w in DAY_WORDS if w not in ("primero", "veintiún")]
+    assert [value(w) for w in days] == list(range(1, 31))
