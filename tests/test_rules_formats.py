@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from deid_crf.gazetteers.spanish import DAY_WORDS
 
+from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import find_ages_in_words, find_labelled_ages
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.names import without_titles
@@ -198,3 +199,20 @@ def test_number_words_values():
     ]
     days = [w for w in DAY_WORDS if w not in ("primero", "veintiún")]
     assert [value(w) for w in days] == list(range(1, 31))
+
+
+@pytest.mark.parametrize(
+    "text, street, want",
+    [
+        ("con otros cinco hombres (c/ Cortes 38, 4º izda). Trabajó", "c/ Cortes 38", "c/ Cortes 38, 4º izda"),
+        ("Domicili: Pg. de Gràcia 12, 3r 1a, 08008 Barcelona", "Pg. de Gràcia 12", "Pg. de Gràcia 12, 3r 1a"),
+        ("C/ Sol 3, 1º C\nTel.", "C/ Sol 3", "C/ Sol 3, 1º C"),
+        # Not a floor: a count after the number, or a span that does not end in a number.
+        ("vive en C/ Mayor 5, 2 veces al año", "C/ Mayor 5", "C/ Mayor 5"),
+        ("en la calle Mayor, 2º izda.", "calle Mayor", "calle Mayor"),
+    ],
+)
+def test_numbered_floor_joins_the_street(text, street, want):
+    at = text.index(street)
+    (got,) = street_tails(text, [PHISpan(at, at + len(street), "CALLE", 0.9, MODEL)])
+    assert text[got.start : got.end] == want

@@ -5,7 +5,8 @@ character long.
   ``Calle Finisterre 18, Bajo A``, ``C/ Lope de Vega 3, bajo der``). The model has seen
   Spanish ``bajo`` but not Catalan ``baixos`` or ``entresòl``, and stops at the number:
   :func:`street_tails` widens a CALLE span over such a word (and the letter or side
-  that follows it) when only a comma or spaces stand between them.
+  that follows it) when only a comma or spaces stand between them, and over a
+  numbered floor after the house number (``c/ Cortes 38, 4º izda``, ``3r 1a``).
 * The tokenizer keeps ``izda.``, ``dcha.``, ``izq.`` as one token with their dot, so the
   model's span takes the dot; MEDDOCAN leaves it out (22 of the 31 CALLE spans in train
   and dev that end in a side word stop before a following dot): the dot is dropped.
@@ -31,6 +32,13 @@ _TAIL = re.compile(
     rf"(?={SP}*(?:[,.;:·—–()\[\]|/-]|\d{{5}}(?!\d)|$)|{SP}{{2,}}|{SP}*[\n\r])",
     re.IGNORECASE | re.MULTILINE,
 )
+# A numbered floor after a house number ("c/ Cortes 38, 4º izda", Catalan "Pg. de Gràcia
+# 12, 3r 1a"): the model stops at the house number where the note writes no "piso".
+_NUMBERED_FLOOR = re.compile(
+    rf"{SP}*,?{SP}*(?P<floor>\d{{1,2}}{SP}?(?:[ºª°]|r|n|t|è)(?:{SP}*,?{SP}*(?:(?-i:[A-Z])|\d{{1,2}}[ªºa]?|{_SIDE})\b)?)"
+    rf"(?![\w-])(?={SP}*(?:[,.;:·—–()\[\]|/-]|\d{{5}}(?!\d)|$)|{SP}{{2,}}|{SP}*[\n\r])",
+    re.IGNORECASE | re.MULTILINE,
+)
 _SIDE_WITH_DOT = re.compile(rf"(?<![\w.]){_SIDE}\.$", re.IGNORECASE)
 
 
@@ -43,6 +51,8 @@ def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         if span.type == STREET:
             next_start = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
             m = _TAIL.match(text, span.end)
+            if m is None and text[span.end - 1 : span.end].isdigit():
+                m = _NUMBERED_FLOOR.match(text, span.end)
             if m and m.end() <= next_start:
                 span = replace(span, end=m.end("floor"), source=RULE)
             if _SIDE_WITH_DOT.search(text, span.start, span.end):
