@@ -11,6 +11,7 @@ from deid_crf.gazetteers.spanish import DAY_WORDS
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import find_ages_in_words, find_labelled_ages
 from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
 from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.number_words import value
 from deid_crf.deid.recognizers.repeats import defined_acronyms
@@ -216,3 +217,30 @@ def test_numbered_floor_joins_the_street(text, street, want):
     at = text.index(street)
     (got,) = street_tails(text, [PHISpan(at, at + len(street), "CALLE", 0.9, MODEL)])
     assert text[got.start : got.end] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Episodio quirúrgico: QX-25-014662\n", [("QX-25-014662", "ID_CONTACTO_ASISTENCIAL")]),
+        ("Nº de episodio de Urgencias: U25-0048812", [("U25-0048812", "ID_CONTACTO_ASISTENCIAL")]),
+        ("urocultivo cursado (muestra MC25-003318)", [("MC25-003318", "ID_CONTACTO_ASISTENCIAL")]),
+        ("Código de cita: CEX-2025-7731904", [("CEX-2025-7731904", "ID_CONTACTO_ASISTENCIAL")]),
+        ("ambulancia (usuario nº TSN-33-20481)", [("TSN-33-20481", "NUMERO_IDENTIF")]),
+        ("(nº de participante CH-046-0113)", [("CH-046-0113", "NUMERO_IDENTIF")]),
+        (
+            "Familia nº FAM-CAN-0412 · alta nº RNA-2025-118904",
+            [("FAM-CAN-0412", "NUMERO_IDENTIF"), ("RNA-2025-118904", "NUMERO_IDENTIF")],
+        ),
+        (
+            "atestado nº 2025-001371-VG; comunicat núm. IT-LL-2024-00981",
+            [("2025-001371-VG", "OTROS_SUJETO_ASISTENCIA"), ("IT-LL-2024-00981", "OTROS_SUJETO_ASISTENCIA")],
+        ),
+        ("(exp. SAD-2025/00871)", [("SAD-2025/00871", "OTROS_SUJETO_ASISTENCIA")]),
+        ("(nº persoal SP-22871)", [("SP-22871", "ID_EMPLEO_PERSONAL_SANITARIO")]),
+        # A date or a reference interval after such a word is no identifier.
+        ("Fecha de alta: 12/03/2024; alta 12-3-2024; la muestra 2 de 2020; intervalo de referencia: 89-215", []),
+    ],
+)
+def test_labelled_codes(text, want):
+    assert [(text[a:b], t) for a, b, t in find_labelled_ids(text)] == want

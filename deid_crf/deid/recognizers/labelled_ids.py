@@ -76,15 +76,21 @@ FIELDS: tuple[Field, ...] = (
     Field(r"N\.?A\.?S\.?S\.?|NSS|NAF|TSE", INSURANCE_ID),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:afiliaci[oó]n|(?:la{SP}+)?seguridad{SP}+social))", INSURANCE_ID),
     Field(rf"(?i:afiliaci[oó]n|seguridad{SP}+social)", INSURANCE_ID, word=True),
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}episodio{SP}+de{SP}+[^\W\d_]+(?={SP}*:)|c[oó]digo{_OF}cita)", CONTACT_ID),
     Field(
         rf"(?i:(?:{_NUMBER_SIGN}{_OF}|id{SP}+)"
         rf"(?:episodio|ingreso|petici[oó]n|biopsia|citolog[ií]a|acceso|estudio|muestra|solicitud))",
         CONTACT_ID,
     ),
-    Field(r"(?i:episodio)", CONTACT_ID, word=True),
+    # "Episodio quirúrgico:", "Nº de episodio de Urgencias:", "Código de cita:", "muestra MC25-003318".
+    Field(
+        r"(?i:episodio(?:{SP}+(?:de{SP}+)?[^\W\d_]+(?={SP}*:))?|muestra(?:{SP}+ADN)?)".replace("{SP}", SP),
+        CONTACT_ID,
+        word=True,
+    ),
     Field(rf"(?i:{_NUMBER_SIGN}{SP}*col(?:egiad[oa]|·legiat)?\.?)|Col\.|NColeg\.?|(?i:col·legiat)", COLLEGIATE_ID),
     Field(r"(?i:colegiad[oa])", COLLEGIATE_ID, word=True),
-    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado)?\.?|mecanogr[aá]fico))|CIAS", EMPLOYEE_ID),
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS", EMPLOYEE_ID),
     Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}socio)", OTHER_ID),
     # "nº de federado", "código de donante": member and donor numbers (P27.1).
@@ -93,6 +99,18 @@ FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:id{SP}+(?:biom[eé]trico|de{SP}+(?:firma|huella)))", BIOMETRIC_ID),
     Field(r"(?i:huella(?:\s+dactilar)?)", BIOMETRIC_ID, word=True),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie)", DEVICE_ID),
+    # "usuario nº TSN-33-20481", "donante nº BH-ZGZ-4471", "Familia nº FAM-CAN-0412", "nº de
+    # participante CH-046-0113", "declaración nº EDO-47-2025-0193": other numbers (P27.1).
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:participante|donante|usuari[oa]|familia|declaraci[oó]n|registro))", OTHER_ID),
+    Field(r"(?i:participante|donante|usuari[oa]|declaraci[oó]n)", OTHER_ID, word=True),
+    # Words whose ":" opens a date as often ("Fecha de alta: 12/03/2024"): with "nº" only.
+    Field(rf"(?i:(?:alta|familia){SP}+{_NUMBER_SIGN})", OTHER_ID),
+    # A police report's, a court case's, an application's or a notice's number (P28.1).
+    Field(
+        rf"(?i:atestado|autos|procedimiento|procedemento|diligencias|comunicat|exp\.|referencia{SP}+de{SP}+la{SP}+solicitud)",
+        OTHER_SUBJECT,
+        word=True,
+    ),
     # "Nº de expediente social:", "(expediente RGC-08-2023-114587)".
     Field(rf"(?i:(?:{_NUMBER_SIGN}{_OF})?expediente(?:{SP}+[^\W\d_]+(?={SP}*:))?)", OTHER_SUBJECT),
 )
@@ -106,6 +124,7 @@ _SEPARATOR = re.compile(
 )
 _VALUE = re.compile(rf"(?:(?i:n?hc)[-/]{SP}?)?(?P<value>[^\W_](?:[^\W_]|[-/.](?=[^\W_])|{SP}(?=\d))*)")
 _MIN_DIGITS = 4
+_CODE = re.compile(r"(?=.*[^\W\d_])[^\W_]+(?:[-/][^\W_]+)+")
 
 
 def _value_after(text: str, label: re.Match[str], field: Field) -> tuple[int, int] | None:
@@ -113,12 +132,16 @@ def _value_after(text: str, label: re.Match[str], field: Field) -> tuple[int, in
     it the way a field's value does."""
     sep = _SEPARATOR.match(text, label.end())
     gap = text[label.end() : sep.end()]
-    if field.word and not (sep.group("punct") or sep.group("sign")):
-        return None
     if not gap and not label.group().endswith((".", ":")):
         return None  # "NHC5512098" is one token, not a label and its value
     value = _VALUE.match(text, sep.end())
     if value is None or sum(c.isdigit() for c in value.group("value")) < _MIN_DIGITS:
+        return None
+    # A word of running text is a label when ":" or "nº" follows it, or when what follows
+    # is shaped as a code: letters and digits in groups joined by "-" or "/" ("muestra
+    # MC25-003318", "exp. SAD-2025/00871"); not digits alone, which may be a date ("alta
+    # 12-3-2024").
+    if field.word and not (sep.group("punct") or sep.group("sign") or _CODE.fullmatch(value.group("value"))):
         return None
     return value.start("value"), value.end("value")
 
