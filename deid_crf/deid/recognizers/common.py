@@ -7,7 +7,7 @@ break, so every output format (a BRAT ``T`` line above all) keeps one span on on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from deid_crf.text import document as text_document
 
@@ -53,3 +53,43 @@ def lines(text: str) -> Iterator[tuple[int, str]]:
         yield start, text[start : m.start()]
         start = m.end()
     yield start, text[start:]
+
+
+def by_first_letter(alternatives: Sequence[str]) -> str:
+    """``(?:a|b|…)`` over ``alternatives`` (patterns that each open with a letter),
+    grouped by that letter: ``(?:m(?:adre|arido)|p(?:adre)|…)``. The same strings match
+    in the same order of preference (a letter group holds its alternatives in their
+    order, and the groups' letters exclude one another even ignoring case), but ``re``
+    tries one branch per letter at each position instead of every alternative, as it
+    does not factor a long alternation itself."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        letter = alternative[:1]
+        if not letter.isalpha():
+            raise ValueError(f"an alternative must open with a letter: {alternative!r}")
+        groups.setdefault(letter.lower(), []).append(alternative[1:])
+    letters = list(groups)
+    for i, a in enumerate(letters):  # "ı" and "i" would both match "I" under IGNORECASE
+        for b in letters[i + 1 :]:
+            if re.fullmatch(re.escape(a), b, re.IGNORECASE) or re.fullmatch(re.escape(b), a, re.IGNORECASE):
+                raise ValueError(f"letters {a!r} and {b!r} match the same character")
+    return "(?:" + "|".join(f"{letter}(?:{'|'.join(rest)})" for letter, rest in groups.items()) + ")"
+
+
+def finditer_at(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> Iterator[re.Match[str]]:
+    """What ``pattern.finditer(text)`` finds, trying ``pattern`` only at ``starts``
+    (ascending): exactly the same matches when ``starts`` holds every position where a
+    match of ``pattern`` can begin, found by something far cheaper than trying
+    ``pattern`` everywhere. ``pattern`` must not match the empty string. Its
+    lookbehinds, ``\\b`` and ``^`` still see the text before each start, as in
+    ``finditer``."""
+    resume = 0  # as finditer, the next match begins at or after the last one's end
+    for start in starts:
+        if start < resume:
+            continue
+        m = pattern.match(text, start)
+        if m is not None:
+            if m.end() == start:
+                raise ValueError(f"{pattern.pattern[:40]!r}… matched the empty string at offset {start}")
+            yield m
+            resume = m.end()

@@ -29,7 +29,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 
-from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match
+from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match, by_first_letter
 from deid_crf.gazetteers.spanish import (
     AMBIGUOUS_HEALTH_ACRONYMS,
     HEALTH_SERVICES,
@@ -68,9 +68,10 @@ _TOWN = (
 _BRANCH = (
     rf"(?:{SP}+(?:Diocesana|Interparroquial|Provincial|Insular|Local|Municipal|Comarcal))?(?:{SP}+de{SP}+{_TOWN})?"
 )
-_BODY = re.compile(r"(?<![\w-])(?i:" + "|".join(_flexible(n) for n in _NAMES) + r")(?![\w-])" + _BRANCH)
+_BODY = re.compile(r"(?<![\w-])(?i:" + by_first_letter([_flexible(n) for n in _NAMES]) + r")(?![\w-])" + _BRANCH)
+_COUNCIL_WORDS = ("Ayuntamiento", "Ajuntament", "Concello")
 _COUNCIL = re.compile(
-    rf"(?<!\w)(?:Excmo\.?{SP}+)?(?:Ayuntamiento|Ajuntament|Concello)"
+    rf"(?<!\w)(?:Excmo\.?{SP}+)?(?:{'|'.join(_COUNCIL_WORDS)})"
     rf"(?:{SP}+de{SP}+|{SP}+d['’]){_TOWN}(?:{SP}+{_TOWN})*"
 )
 
@@ -139,7 +140,7 @@ _NEXT_ITEM = (
 _OTHER_BODY = r"(?!(?i:ayuntamiento|ajuntament|concello|" + "|".join(_flexible(h) for h in _HEADS) + r")\b)"
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’·.-][^\W_]+)*|\d{{1,3}})"
 _ORGANISATION = re.compile(
-    rf"(?<![\w-])(?P<head>(?i:{'|'.join(_flexible(h) for h in sorted(set(_HEADS), key=len, reverse=True))}))"
+    rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in sorted(set(_HEADS), key=len, reverse=True)])}))"
     rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+)"
     rf"{_NEXT_ITEM}{_NAME_WORD}|(?:{SP}+{_AND})+{SP}+{_NEXT_ITEM}{_OTHER_BODY}{_NAME_WORD})+)".replace("{SP}", SP)
 )
@@ -158,16 +159,24 @@ _CENTRE_HEADS = (
     "Ambulatorio",
 )
 _HEALTH_CENTRE = re.compile(
-    rf"(?<![\w-])(?P<head>(?i:{'|'.join(_flexible(h) for h in _CENTRE_HEADS)})|CAP|CS|ABS|EAP)"
+    rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})|CAP|CS|ABS|EAP)"
     rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
 )
-_BASQUE_HEALTH_CENTRE = re.compile(rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}Osasun{SP}+Zentroa(?![\w-])")
+_BASQUE_CENTRE_WORD = "Zentroa"
+_BASQUE_HEALTH_CENTRE = re.compile(
+    rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}Osasun{SP}+{_BASQUE_CENTRE_WORD}(?![\w-])"
+)
 # A Basque hospital's name ends with its head, in capitals on letterheads too
 # (``DONOSTIA UNIBERTSITATE OSPITALEA``, ``Gurutzetako Unibertsitate Ospitalea``).
-_BASQUE_HOSPITAL = re.compile(rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}(?i:Ospitalea)(?![\w-])")
+_BASQUE_HOSPITAL_WORD = re.compile("(?i:Ospitalea)")
+_BASQUE_HOSPITAL = re.compile(rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}{_BASQUE_HOSPITAL_WORD.pattern}(?![\w-])")
+_BASQUE_HEADS = ("Ikastetxea", "Ikastola", "Eskola", "Institutua", "Udala")
 _BASQUE_ORGANISATION = re.compile(
-    rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}(?:Ikastetxea|Ikastola|Eskola|Institutua|Udala)(?![\w-])"
+    rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}(?:{'|'.join(_BASQUE_HEADS)})(?![\w-])"
 )
+# The Basque patterns and _COUNCIL are tried at every capital of a text, and match only
+# where their head word is: looking for that word first (``in``, or a literal search)
+# spares a text that has none, which is nearly every text, all of that work.
 
 
 _CAPITAL_WORD = re.compile(rf"(?<![^\W\d_])[{UPPER}]")  # a capital that opens a word
@@ -185,8 +194,9 @@ def find_organisations(text: str) -> Iterator[Match]:
         # A name in capitals goes with a head in capitals.
         if _names_someone(m) and not (m.group("head").isupper() and not m.group("name").isupper()):
             yield m.start(), m.end(), INSTITUTION
-    for m in _BASQUE_ORGANISATION.finditer(text):
-        yield m.start(), m.end(), INSTITUTION
+    if any(head in text for head in _BASQUE_HEADS):
+        for m in _BASQUE_ORGANISATION.finditer(text):
+            yield m.start(), m.end(), INSTITUTION
 
 
 def find_health_centres(text: str) -> Iterator[Match]:
@@ -196,10 +206,12 @@ def find_health_centres(text: str) -> Iterator[Match]:
     for m in _HEALTH_CENTRE.finditer(text):
         if _names_someone(m):
             yield m.start(), m.end(), HEALTH_CENTRE
-    for m in _BASQUE_HEALTH_CENTRE.finditer(text):
-        yield m.start(), m.end(), HEALTH_CENTRE
-    for m in _BASQUE_HOSPITAL.finditer(text):
-        yield m.start(), m.end(), HOSPITAL
+    if _BASQUE_CENTRE_WORD in text:
+        for m in _BASQUE_HEALTH_CENTRE.finditer(text):
+            yield m.start(), m.end(), HEALTH_CENTRE
+    if _BASQUE_HOSPITAL_WORD.search(text):
+        for m in _BASQUE_HOSPITAL.finditer(text):
+            yield m.start(), m.end(), HOSPITAL
 
 
 # Honorifics a letterhead puts before a body's name (``Ilustre Colegio Oficial de
@@ -242,5 +254,6 @@ def find_institutions(text: str) -> Iterator[Match]:
     for m in _BODY.finditer(text):
         if any(ch.isupper() for ch in m.group()):
             yield m.start(), m.end(), INSTITUTION
-    for m in _COUNCIL.finditer(text):
-        yield m.start(), m.end(), INSTITUTION
+    if any(word in text for word in _COUNCIL_WORDS):
+        for m in _COUNCIL.finditer(text):
+            yield m.start(), m.end(), INSTITUTION

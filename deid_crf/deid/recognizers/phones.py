@@ -62,6 +62,10 @@ _EXTENSION = re.compile(r"(?i)\s*\(?\s*(?:ext|extensi[oó]n|x)\b")
 # of something else.
 _GLUED_BEFORE = re.compile(r"(?:\w|\d[/.,-])$")
 _GLUED_AFTER = re.compile(r"\w|[/.,-]\d")
+# Every candidate phonenumbers' matcher reads holds a digit (its pattern asks for a
+# ``\d`` block: letters count only beside one, as a vanity number's or an extension's),
+# and most lines of a note have none: the matcher is not built for those.
+_DIGIT = re.compile(r"\d")
 
 # Any number of 7–15 digits right after a phone label; a bracket may close a code.
 _LABELLED_NUMBER = re.compile(rf"\(?\+?{SP}?(\d(?:\)?[ .-]?\d){{6,14}})(?![\w]|[ .-]\d)")
@@ -106,6 +110,8 @@ def _matched_numbers(text: str) -> Iterator[Match]:
     """The numbers phonenumbers finds that a label, a country code or a phone
     grouping confirms, each from its first digit on."""
     for offset, line in lines(text):
+        if _DIGIT.search(line) is None:
+            continue
         for m in PhoneNumberMatcher(line, _REGION, leniency=Leniency.POSSIBLE):
             start, end = offset + m.start, offset + m.end
             if _is_glued(text, start, end):

@@ -31,10 +31,10 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from deid_crf.deid.recognizers.common import SP
+from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
@@ -44,19 +44,21 @@ _NAMED_AFTER_KIN = (*PERSON_TYPES, "TERRITORIO")
 
 # "mujer" and "pareja" are left out: MEDDOCAN annotates them 4 times in 155 and 4 in 6,
 # and "mujer" is the patient far more often than a wife.
-_KIN_WORD = (
-    r"(?:madres?|padres?|hij[oa]s?|herman[oa]s?|espos[oa]s?|marido|exmarido|expareja|exmujer"
-    r"|abuel[oa]s?|bisabuel[oa]s?|tí[oa]s?|sobrin[oa]s?|prim[oa]s?|niet[oa]s?|bisniet[oa]s?"
-    r"|cuñad[oa]s?|yerno|nuera|suegr[oa]s?|consuegr[oa]s?|hermanastr[oa]s?|padrastro|madrastra"
-    r"|hijastr[oa]s?|progenitor(?:a|es|as)?|gemel[oa]s?|melliz[oa]s?"
+_KIN_WORDS = (
+    *("madres?", "padres?", "hij[oa]s?", "herman[oa]s?", "espos[oa]s?", "marido", "exmarido", "expareja", "exmujer"),
+    *("abuel[oa]s?", "bisabuel[oa]s?", "tí[oa]s?", "sobrin[oa]s?", "prim[oa]s?", "niet[oa]s?", "bisniet[oa]s?"),
+    *("cuñad[oa]s?", "yerno", "nuera", "suegr[oa]s?", "consuegr[oa]s?", "hermanastr[oa]s?", "padrastro", "madrastra"),
+    *("hijastr[oa]s?", "progenitor(?:a|es|as)?", "gemel[oa]s?", "melliz[oa]s?"),
     # Catalan, Galician and Basque, as notes quote them ("la seva germana", "o seu fillo",
     # "alaba"); words that are also ordinary Spanish or mean "woman" or "man" left out
     # (dona, home, muller, ama).
-    r"|mare|pare|fill|filla|fills|filles|germà|germana|germans|germanes|marit|avi|àvia|néta?|néts"
-    r"|oncles?|cosina?|nebot|neboda|nebots|sogre|gendre|cunyat|cunyada"
-    r"|nai|pai|fill[oa]s?|irmán|irmá|irmáns|irmás|avó|avoa|avós|sobriñ[oa]s?|curmán|curmá|sogro|xenro"
-    r"|aita|alaba|semea|anaia|ahizpa|arreba|senarra|emaztea|amona|aitona)"
+    *("mare", "pare", "fill", "filla", "fills", "filles", "germà", "germana", "germans", "germanes", "marit", "avi"),
+    *("àvia", "néta?", "néts", "oncles?", "cosina?", "nebot", "neboda", "nebots", "sogre", "gendre", "cunyat"),
+    *("cunyada", "nai", "pai", "fill[oa]s?", "irmán", "irmá", "irmáns", "irmás", "avó", "avoa", "avós"),
+    *("sobriñ[oa]s?", "curmán", "curmá", "sogro", "xenro"),
+    *("aita", "alaba", "semea", "anaia", "ahizpa", "arreba", "senarra", "emaztea", "amona", "aitona"),
 )
+_KIN_WORD = by_first_letter(_KIN_WORDS)
 _NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|\d{1,2})"
 _QUALIFIER = (
     r"(?:mayor|menor|mayores|menores|pequeñ[oa]s?|median[oa]|únic[oa]|gemel[oa]s?|mellizos?"
@@ -76,6 +78,33 @@ _KIN_PHRASE = re.compile(
     rf"(?![\w\-:])(?!{SP}*:)",
     re.MULTILINE | re.IGNORECASE,
 )
+# A kinship word standing as a whole word: the one of every kinship phrase. Its few
+# occurrences are found fast (one branch per first letter), and _KIN_PHRASE is tried only
+# just before them instead of at every position of the text.
+_KIN_AT = re.compile(rf"(?<!\w){_KIN_WORD}(?!\w)", re.IGNORECASE)
+
+
+def _phrase_starts(text: str) -> Iterator[int]:
+    """Every position, ascending, where :data:`_KIN_PHRASE` can begin: within reach of
+    a kinship word, which a match holds as a whole word, with before it at most a
+    numeral, a word of :data:`_BEFORE` (or one of its marks) and the spaces around
+    them. Walking back over any spaces, word, spaces, word, spaces and one character
+    more reaches at least that far."""
+    next_start = 0
+    for m in _KIN_AT.finditer(text):
+        i = m.start()
+        for is_skipped in (str.isspace, _is_word_char, str.isspace, _is_word_char, str.isspace):
+            while i and is_skipped(text[i - 1]):
+                i -= 1
+        yield from range(max(i - 1, next_start), m.start() + 1)
+        next_start = m.start() + 1
+
+
+def _is_word_char(char: str) -> bool:
+    """What ``\\w`` matches (``re`` on a str: alphanumerics and the underscore)."""
+    return char.isalnum() or char == "_"
+
+
 _ARTICLE = re.compile(rf"(?:un|una|unos|unas|su|sus|el|la|los|las|mi|mis){SP}+(?={_KIN_WORD}\b)", re.IGNORECASE)
 # A kinship phrase, a comma and maybe a courtesy title, right before a name.
 _KIN_BEFORE_NAME = re.compile(
@@ -100,7 +129,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     coverage = Coverage((s.start, s.end) for s in spans)
     added = [
         PHISpan(*m.span("phrase"), RELATIVE, 1.0, RULE)
-        for m in _KIN_PHRASE.finditer(text)
+        for m in finditer_at(_KIN_PHRASE, text, _phrase_starts(text))
         # Lower case only: "Hermanos Falcó" is a street, "Nieto" a surname.
         if m.group("phrase").islower() and not coverage.overlaps(*m.span("phrase"))
     ]
