@@ -89,6 +89,30 @@ HOLIDAYS = (
     "Ramadán",
     "Ramadan",
 )
+# Everyday job words (PROFESION, P7.1) that a note puts after "que es", "antiguo" or "ES"
+# ("el hijo mayor, que es camionero"): written for this project, masculine forms, the
+# feminine derived by :func:`occupation_words` ("-o" → "-a", "-or" → "-ora"; "-ista",
+# "-ante", "-e" the same). Nouns that are also adjectives of a patient ("portador",
+# "responsable") are left out.
+_OCCUPATIONS = """
+    abogado actor administrativo agente agricultor albañil alcalde alfarero analista anestesista
+    arquitecto artesano artista asistente auxiliar azafato bailarín bibliotecario biólogo bombero
+    cajero camarero camionero cantante dependienta carnicero carpintero cartero celador cerrajero chófer cirujano
+    cocinero comercial comerciante conductor conserje constructor contable costurero cuidador
+    delineante dentista dependiente deportista diseñador docente ebanista economista educador
+    electricista empresario encargado enfermero enólogo escritor escultor estibador estudiante
+    farmacéutico fisioterapeuta fontanero fotógrafo frutero funcionario ganadero gerente geriatra
+    gestor guarda guardia herrero ingeniero informático instalador investigador jardinero jornalero
+    juez labrador lechero limpiador locutor logopeda maestro marinero mariscador matrón mecánico
+    médico minero monitor músico notario obrero odontólogo oficinista operario óptico panadero
+    pastor peluquero periodista pescadero pescador pintor piloto policía porteador portero
+    profesor programador psicólogo psiquiatra químico recepcionista reponedor repartidor sacerdote
+    secretario socorrista soldado soldador taxista técnico temporero tendero tornero traductor
+    transportista vendedor veterinario vigilante zapatero
+    paleta peón payés pagès llaurador pagesa treballador mestre infermer cambrer forner fuster
+    labrego mariñeiro gandeiro ferreiro canteiro mestra
+"""
+OCCUPATION_STEMS = tuple(_OCCUPATIONS.split())
 # Seasons (P6.2: "Otoño del 2017"), a date when a year follows them.
 SEASONS = "primavera verano otoño invierno".split()
 # Spanish number words of a day of the month (1-31) and of a year (1900-2099), as dictated

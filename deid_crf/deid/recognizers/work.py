@@ -10,9 +10,9 @@ their legal form.
   noche``, ``de lunes a viernes``) are refused.
 * ``el hijo mayor que es camionero``, ``antiguo agricultor``, ``LA MADRE, ES
   DEPENDIENTA``: after a weaker cue (``que es``, ``, es``, ``antiguo``), only a word
-  that names a job in the shipped occupation lists (ESCO, Faker, MEDDOCAN's
-  gazetteer: a one-word occupation or the first word of two or more longer ones),
-  so that ``que es portador`` and ``es responsable`` are left alone. Catalan and
+  of the project's list of everyday jobs (``OCCUPATION_STEMS`` in
+  ``gazetteers/spanish.py``), so that ``que es portador`` and ``es responsable`` are
+  left alone. Catalan and
   Galician cues count too (``treballa de``, ``traballa de``, ``com a``).
 * ``para Transportes Duero Norte S.L.``, ``su empresa, Logística Turia SL``:
   capitalised words ending in a company's legal form, after a word about work on
@@ -28,8 +28,7 @@ import re
 from collections.abc import Iterator
 
 from deid_crf.deid.recognizers.common import OTHER_SUBJECT, SP, Match, line_before
-from deid_crf.gazetteers.spanish import UPPER
-from deid_crf.resources.gazetteer import DEFAULT_DIR
+from deid_crf.gazetteers.spanish import OCCUPATION_STEMS, UPPER
 
 PROFESSION = "PROFESION"
 
@@ -71,29 +70,23 @@ _LISTED_PROFESSION = re.compile(
     rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}){{0,2}})",
     re.IGNORECASE,
 )
-_OCCUPATION_LISTS = ("occupations_esco.txt", "faker_occupations.txt", "meddocan_occupations.txt")
-# First words of listed occupations that say nothing of a job on their own.
-_NOT_JOBS = frozenset(
-    "responsable oficial profesional experto experta especialista fabricante mayorista representante miembro "
-    "persona portador portadora titular".split()
-)
+
+
+def _feminine(word: str) -> str:
+    """The feminine of a masculine job noun ("camarero" → "camarera", "conductor" →
+    "conductora", "payés" → "payesa"); the same word when it has no other form."""
+    for ending, replacement in (("o", "a"), ("or", "ora"), ("er", "era"), ("ín", "ina"), ("és", "esa"), ("ès", "esa")):
+        if word.endswith(ending):
+            return word[: -len(ending)] + replacement
+    return word
 
 
 @functools.cache
 def occupation_words() -> frozenset[str]:
-    """Lower-case words that name a job: the one-word occupations of the shipped lists
-    and the first word of at least two longer ones (``conductor`` of ``conductor de
-    autobús``), but not :data:`_NOT_JOBS`."""
-    single: set[str] = set()
-    heads: dict[str, int] = {}
-    for name in _OCCUPATION_LISTS:
-        for line in (DEFAULT_DIR / name).read_text("utf-8").splitlines():
-            words = line.lower().split()
-            if len(words) == 1:
-                single.add(words[0])
-            elif words:
-                heads[words[0]] = heads.get(words[0], 0) + 1
-    return frozenset((single | {w for w, n in heads.items() if n >= 2}) - _NOT_JOBS)
+    """Lower-case words that name a job (:data:`~deid_crf.gazetteers.spanish.OCCUPATION_STEMS`
+    and their feminine forms). Written in the project rather than read from the built
+    occupation lists, which are not shipped: the rules must answer the same everywhere."""
+    return frozenset(w for stem in OCCUPATION_STEMS for w in (stem, _feminine(stem)))
 
 
 def find_professions(text: str) -> Iterator[Match]:
