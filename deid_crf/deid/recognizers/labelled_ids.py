@@ -84,7 +84,7 @@ FIELDS: tuple[Field, ...] = (
     ),
     # "Episodio quirúrgico:", "Nº de episodio de Urgencias:", "Código de cita:", "muestra MC25-003318".
     Field(
-        r"(?i:episodio(?:{SP}+(?:de{SP}+)?[^\W\d_]+(?={SP}*:))?|muestra(?:{SP}+ADN)?)".replace("{SP}", SP),
+        rf"(?i:episodio(?:{SP}+(?:de{SP}+)?[^\W\d_]+(?={SP}*:))?|muestra(?:{SP}+ADN)?)",
         CONTACT_ID,
         word=True,
     ),

@@ -29,7 +29,7 @@ _VALUES = {
     **{w: i for i, w in enumerate(UNIT_WORDS, start=1)},
     **{w: i for i, w in enumerate(TEEN_WORDS, start=10)},
     **{w: i for i, w in enumerate((w for w in TWENTIES_WORDS if w != "veintiún"), start=20)},
-    **{w: i for i, w in enumerate(TENS_WORDS, start=3)},
+    **{w: 10 * i for i, w in enumerate(TENS_WORDS, start=3)},
     "un": 1,
     "una": 1,
     "primero": 1,
@@ -38,7 +38,6 @@ _VALUES = {
     "ciento": 100,
     "novecientos": 900,
 }
-_VALUES |= {w: 10 * v for w, v in _VALUES.items() if w in TENS_WORDS}
 # A year or a day of the month in words, longest first: what value() reads.
 NUMBER = rf"(?:{YEAR}|{DAY_OF_MONTH})"
 
