@@ -111,6 +111,10 @@ _OCCUPATIONS = """
     transportista vendedor veterinario vigilante zapatero
     paleta peón payés pagès llaurador pagesa treballador mestre infermer cambrer forner fuster
     labrego mariñeiro gandeiro ferreiro canteiro mestra
+    aparejador asesor ayudante barrendero basurero camillero chapista cristalero empleado estanquero
+    feriante fresador granjero guarnicionero joyero librero maquinista mensajero militar modisto
+    pastelero pocero quiosquero relojero sastre tapicero teleoperador tractorista vaquero viticultor
+    vendimiador afilador herrador leñador molinero curtidor talabartero
 """
 OCCUPATION_STEMS = tuple(_OCCUPATIONS.split())
 # Seasons (P6.2: "Otoño del 2017"), a date when a year follows them.

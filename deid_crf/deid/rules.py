@@ -81,8 +81,15 @@ from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import STREET, find_road_points
 from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex
+from deid_crf.deid.recognizers.table_columns import RELATIVE, find_table_values
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
-from deid_crf.deid.recognizers.work import PROFESSION, find_companies, find_professions
+from deid_crf.deid.recognizers.work import (
+    PROFESSION,
+    find_companies,
+    find_employers,
+    find_professions,
+    professions_in_apposition,
+)
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, PARTICLES, SPECIALTY_WORDS, normalize
 from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
 
@@ -178,6 +185,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
             "profession", (PROFESSION,), find_professions, "the job after trabaja como, de profesión, Profesión:…"
         ),
         Recognizer("company", (OTHER_SUBJECT,), find_companies, "a company by its legal form: … S.L., … SA.U."),
+        Recognizer("employer", (OTHER_SUBJECT,), find_employers, "the name after a workplace: la fábrica de …"),
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
         Recognizer("staff_field", (STAFF,), find_labelled_staff, "the name in a Médico:/Responsable clínico: field"),
         Recognizer("young_age", (AGE,), find_young_ages, "ages in hours to months: Niña de 3 días, 60 h de vida"),
@@ -185,6 +193,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("age_in_words", (AGE,), find_ages_in_words, "an age in words: varón de setenta y dos años"),
         Recognizer("labelled_age", (AGE,), find_labelled_ages, "the number after Edad:, Edat:, Idade:, Adina:"),
         Recognizer("road_point", (STREET,), find_road_points, "a road with its kilometre point: Ctra. A-319, km 4"),
+        Recognizer(
+            "table_column",
+            ("NOMBRE_SUJETO_ASISTENCIA", RELATIVE, STAFF, AGE, SEX, PATIENT_ID),
+            find_table_values,
+            "values under a table header: PACIENTE, EDAD/S, NHC, ENF…",
+        ),
     )
 }
 
@@ -369,7 +383,7 @@ class RuleLayer:
             spans = split_at_slashes(text, spans)
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
-            spans = nicknames_after_names(text, relatives(text, spans))
+            spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:

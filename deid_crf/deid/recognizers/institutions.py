@@ -97,6 +97,19 @@ _HEADS = (
     "Federación",
     "Juzgado",
     "Jutjat",
+    "Tribunal Superior",
+    "Audiencia Provincial",
+    "Inspección de Trabajo",
+    "Inspecció de Treball",
+    "Mutua",
+    "Mútua",
+    # health-service areas (the notes' convention 9: INSTITUCION, not a health centre)
+    "Área Sanitaria",
+    "Àrea Sanitària",
+    "Área de Salud",
+    "Àrea de Salut",
+    "Distrito Sanitario",
+    "Servicio Territorial",
     "Xulgado",
     "Fiscalía",
     "Registro Civil",
@@ -128,7 +141,9 @@ _HEADS = (
 # Words between the head and the name's capitals: "of"-like ones, after which another
 # body's head is still part of this name ("… de l'Ajuntament de Terrassa"), and "and"
 # ones, after which it opens another body ("Juzgado y Ayuntamiento de …").
-_OF = r"(?i:de|del|de{SP}+la|de{SP}+los|de{SP}+las|da|do|das|dos|para|contra|la|las|los|el|nº|n\.º|núm\.)"
+_OF = (
+    r"(?i:de|del|de{SP}+la|de{SP}+lo|de{SP}+los|de{SP}+las|da|do|das|dos|para|contra|sobre|la|las|los|el|nº|n\.º|núm\.)"
+)
 _AND = r"(?i:i|y|e)"
 _ELIDED = r"(?i:d['’]|de{SP}+l['’]|l['’])"  # "de l'Ajuntament", "d'Osona"
 # A capital that opens the next item of a letterhead, not a word of the name

@@ -24,8 +24,16 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
   años``, ``hijo mediano (21 años)``) it joins the phrase's span, as MEDDOCAN train
   writes ``hijo de 27 años`` and ``madre de 34 años``;
 * kinship words of Catalan, Galician and Basque count too (``la seva germana``, ``o seu
-  fillo``, ``alaba``), but not those that also mean "woman" or "man" (``dona``,
-  ``home``, ``muller``, ``ama``).
+  fillo``, ``alaba``); those that also mean "woman", "man" or "couple" (``mujer``,
+  ``pareja``, ``dona``, ``home``, ``muller``) only after a possessive (``su mujer``, ``o
+  seu home``), and a name after them and a comma is the partner's (``su mujer, Ionela``);
+* a capitalised kinship word opening a sentence before a lower-case word or a comma
+  (``Sobrina refiere…``, ``Marido avisado``) is a relative too; in an ALL-CAPS note, a
+  name after an article, a kinship word and a comma (``EL PADRE, CHEN HAO``);
+* a kinship phrase and the name right after it, a space between (``filla Aina``), are
+  one span, as in MEDDOCAN train (``madre Teresa Rodriguez``) and the notes; a relative
+  span the model opened on the word before the article (``Traduce el hijo Wei``) or ran
+  past the name (``hija Inmaculada trabaja``) is cut back to the phrase and the name.
 """
 
 from __future__ import annotations
@@ -116,11 +124,57 @@ _KIN = re.compile(rf"\b{_KIN_WORD}\b", re.IGNORECASE)
 _AGE_AFTER_RELATIVE = re.compile(rf"{SP}*,?{SP}*(?:de|con){SP}+")
 
 
+# A partner: words that also mean "woman", "man" or "couple" name one only after a
+# possessive (``su mujer``, ``la seva dona``, ``o seu home``, ``a súa muller``), and
+# MEDDOCAN train annotates them there (``su mujer`` 2 of 2, ``su pareja`` 3 of 3).
+_POSSESSIVE = r"(?:su|sus|mi|mis|tu|seva|seu|súa|sua|nuestr[oa])"
+_PARTNER = re.compile(
+    rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|compañer[oa]{SP}+sentimental)"
+    rf"(?![\w\-:])(?!{SP}*:)",
+    re.IGNORECASE,
+)
+_PARTNER_BEFORE_NAME = re.compile(rf"{_PARTNER.pattern}{SP}*,{SP}*$", re.IGNORECASE)
+# An article or possessive in capitals right before a kinship phrase in capitals
+# (``LA MADRE, LIN MEI``): an ALL-CAPS note, where a capital proves nothing.
+_CAPITAL_DETERMINER = re.compile(rf"(?<!\w)(?:EL|LA|LOS|LAS|SU|SUS|MI|MIS){SP}+$")
+
+
 def _kin_before(text: str, start: int) -> bool:
-    """A lower-case kinship phrase and a comma end right before ``start`` (``Dos
-    Hermanas, Sevilla`` is a town and its province)."""
-    m = _KIN_BEFORE_NAME.search(text, max(0, start - _LOOKBACK), start)
-    return m is not None and text[m.start()].islower()
+    """A kinship phrase or a partner and a comma end right before ``start``: in lower
+    case (``Dos Hermanas, Sevilla`` is a town and its province), or in capitals after
+    an article or possessive in capitals."""
+    window = max(0, start - _LOOKBACK)
+    if _PARTNER_BEFORE_NAME.search(text, window, start):
+        return True
+    m = _KIN_BEFORE_NAME.search(text, window, start)
+    if m is None:
+        return False
+    if text[m.start()].islower():
+        return True
+    return text[m.start() : start].isupper() and _CAPITAL_DETERMINER.search(text, window, m.start()) is not None
+
+
+# A capitalised kinship phrase opening a sentence, then a lower-case word or a comma
+# (``Sobrina refiere…``, ``Marido avisado``, ``Madre, 70 años``): MEDDOCAN train
+# annotates ``Padre``, ``Madre``, ``Hermana`` so. A capital after anything else is a
+# name or a street (``Avenida Hermanos Machado``, ``Dña. Rosa Nieto``).
+_SENTENCE_START = re.compile(r"(?:^|[\n.;•|]|^[\-–—*]|\n[\-–—*])[ \t]*$")
+_LOWER_WORD_OR_COMMA = re.compile(rf"{SP}*,|{SP}+[a-zñáéíóúü]")
+
+
+def _is_relative_phrase(text: str, m: re.Match[str]) -> bool:
+    """Whether the kinship phrase of ``m`` is written as a relative is: in lower case,
+    or capitalised at the start of a sentence before a lower-case word or a comma."""
+    phrase = m.group("phrase")
+    if phrase.islower():
+        return True
+    start, end = m.span("phrase")
+    return (
+        phrase[0].isupper()
+        and phrase[1:].islower()
+        and _SENTENCE_START.search(text, max(0, start - 4), start) is not None
+        and _LOWER_WORD_OR_COMMA.match(text, end) is not None
+    )
 
 
 def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -129,9 +183,9 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     coverage = Coverage((s.start, s.end) for s in spans)
     added = [
         PHISpan(*m.span("phrase"), RELATIVE, 1.0, RULE)
-        for m in finditer_at(_KIN_PHRASE, text, _phrase_starts(text))
-        # Lower case only: "Hermanos Falcó" is a street, "Nieto" a surname.
-        if m.group("phrase").islower() and not coverage.overlaps(*m.span("phrase"))
+        for m in [*finditer_at(_KIN_PHRASE, text, _phrase_starts(text)), *_PARTNER.finditer(text)]
+        # "Hermanos Falcó" is a street, "Nieto" a surname.
+        if _is_relative_phrase(text, m) and not coverage.overlaps(*m.span("phrase"))
     ]
     out: list[PHISpan] = []
     relative_end = -1  # where the last relative span with a kinship word ends
@@ -149,7 +203,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         if span.type == RELATIVE and _KIN.search(text, max(0, span.start - _LOOKBACK), span.end):
             relative_end = span.end
         out.append(span)
-    return _with_their_ages(text, out)
+    return _with_their_ages(text, _with_their_names(text, out))
 
 
 # "hijo de 27 años", "dos hijas de 16 y 12 años", "hijo mediano (21 años)": one span in
@@ -183,3 +237,60 @@ def _with_their_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
                 span, reach = replace(span, end=m.end(), source=RULE, text="", replacement=None), m.end()
         out.append(span)
     return out
+
+
+_NAME_WORD = r"(?-i:[A-ZÁÉÍÓÚÑÜ])[^\W\d_]*(?:-[^\W\d_]+)*"
+# A relative span the model ran past the relative's name into the sentence (``hija
+# Inmaculada trabaja``), or opened on the word before the article (``Traduce el hijo
+# Wei``): the kinship phrase and the name are kept.
+_RUN_ON = re.compile(
+    rf"(?P<kept>{_KIN_ONLY.pattern}(?:{SP}+{_NAME_WORD})+)(?:{SP}+(?!(?:de|del|y|i|e)\b)(?-i:[a-zñáéíóúü]+))+",
+    re.IGNORECASE,
+)
+_LEADING_WORD = re.compile(rf"[^\W\d_]+{SP}+(?:el|la|los|las|su|sus|un|una){SP}+(?={_KIN_WORD}(?!\w))", re.IGNORECASE)
+_NAMED_TYPES = (*PERSON_TYPES, RELATIVE)
+
+
+def _with_their_names(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    """``spans`` with a kinship phrase and the name right after it, a space between,
+    made one relative span (``filla Aina``, ``hijo Wei``: the notes' convention and
+    MEDDOCAN train's ``madre Teresa Rodriguez``), and a relative span cut back to its
+    kinship phrase and name (see :data:`_RUN_ON`)."""
+    out: list[PHISpan] = []
+    for span in spans:
+        if span.type == RELATIVE:
+            if (m := _LEADING_WORD.match(text, span.start)) and m.end() < span.end and not _KIN.match(text, span.start):
+                span = replace(span, start=m.end(), source=RULE, text="", replacement=None)
+            if (m := _RUN_ON.fullmatch(text, span.start, span.end)) and _starts_capitalised_name(text, m):
+                span = replace(span, end=m.end("kept"), source=RULE, text="", replacement=None)
+        previous = out[-1] if out else None
+        if (
+            previous is not None
+            and previous.type == RELATIVE
+            and span.type in _NAMED_TYPES
+            and span.start == previous.end + 1
+            and text[previous.end] == " "
+            and text[span.start].isupper()
+            and not text[span.start : span.end].isupper()
+            and _is_kin_only(text, previous)
+        ):
+            out[-1] = replace(previous, end=span.end, source=RULE, text="", replacement=None)
+            continue
+        out.append(span)
+    return out
+
+
+def _starts_capitalised_name(text: str, m: re.Match[str]) -> bool:
+    """The words after the kinship phrase of a :data:`_RUN_ON` match are capitalised
+    (the pattern ignores case as a whole)."""
+    kin = _KIN_ONLY.match(text, m.start())
+    words = text[kin.end() : m.end("kept")].split() if kin else []
+    return bool(words) and all(w[0].isupper() and not w.isupper() for w in words)
+
+
+def _is_kin_only(text: str, span: PHISpan) -> bool:
+    """The span is a kinship phrase or a partner alone, in lower case."""
+    phrase = text[span.start : span.end]
+    return phrase.islower() and (
+        _KIN_ONLY.fullmatch(phrase) is not None or _PARTNER.search(text, max(0, span.start - 8), span.end) is not None
+    )

@@ -13,7 +13,12 @@ their legal form.
   of the project's list of everyday jobs (``OCCUPATION_STEMS`` in
   ``gazetteers/spanish.py``), so that ``que es portador`` and ``es responsable`` are
   left alone. Catalan and
-  Galician cues count too (``treballa de``, ``traballa de``, ``com a``).
+  Galician cues count too (``treballa de``, ``traballa de``, ``com a``). A listed job
+  in apposition to a patient's or relative's span (``su filla, Laura, farmacéutica``)
+  is one too (:func:`professions_in_apposition`, after the merge).
+* ``la fábrica de Confecciones Nalón``, ``el locutorio Bilbao Connect``: the name after
+  a workplace's generic head, after a word about work on its line, is the employer
+  (:func:`find_employers`).
 * ``para Transportes Duero Norte S.L.``, ``su empresa, Logística Turia SL``:
   capitalised words ending in a company's legal form, after a word about work on
   their line, are the patient's employer, OTROS_SUJETO_ASISTENCIA (P28.1: "el nombre
@@ -25,10 +30,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers.common import OTHER_SUBJECT, SP, Match, line_before
 from deid_crf.gazetteers.spanish import OCCUPATION_STEMS, UPPER
+from deid_crf.text.spans import RULE, PHISpan
 
 PROFESSION = "PROFESION"
 
@@ -62,14 +68,12 @@ _PROFESSION = re.compile(
 
 # Weaker cues: what follows them is a job only if the occupation lists say so.
 _LISTED_CUE = (
-    rf"(?:(?<!\w)(?:que|quien){SP}+(?:es|era|fue)|,{SP}*(?:es|era){SP}+(?:un|una{SP}+)?"
+    rf"(?:(?<!\w)(?:que|quien|q){SP}+(?:es|era|fue)|,{SP}*(?:es|era){SP}+(?:un|una{SP}+)?"
+    rf"|(?:^|(?<=[.;|]){SP}*)(?:es|era){SP}+"
     rf"|(?<!\w)(?:antigu[oa]|ex-?)){SP}*"
 )
-_LISTED_PROFESSION = re.compile(
-    rf"{_LISTED_CUE}(?P<head>{_WORD})"
-    rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}){{0,2}})",
-    re.IGNORECASE,
-)
+_REST = rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}){{0,2}})"
+_LISTED_PROFESSION = re.compile(rf"{_LISTED_CUE}(?P<head>{_WORD}){_REST}", re.IGNORECASE | re.MULTILINE)
 
 
 def _feminine(word: str) -> str:
@@ -96,16 +100,58 @@ def find_professions(text: str) -> Iterator[Match]:
         head = m.group("head")
         if head.lower() in _STOP or (head[0].isupper() and not head[1:].islower() and not head.isupper()):
             continue
-        end = m.end("head")
-        # Keep the following words while each is a lower-case content word.
-        for extra in re.finditer(
-            rf"{SP}+(?:(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?({_WORD})", m.group("rest")
-        ):
-            word = extra.group(1)
-            if not word.islower() or word in _STOP:
-                break
-            end = m.start("rest") + extra.end()
-        yield m.start("head"), end, PROFESSION
+        yield m.start("head"), _profession_end(m), PROFESSION
+
+
+def _profession_end(m: re.Match[str]) -> int:
+    """Where the job of ``m`` ends: its head, and the following words while each is a
+    lower-case content word (``auxiliar de geriatría``); in a note in capitals, while
+    each is in capitals."""
+    end, capitals = m.end("head"), m.group("head").isupper()
+    for extra in re.finditer(rf"{SP}+(?:(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?({_WORD})", m.group("rest")):
+        word = extra.group(1)
+        if not (word.isupper() if capitals else word.islower()) or word.lower() in _STOP:
+            break
+        end = m.start("rest") + extra.end()
+    return end
+
+
+# A job in apposition to a person or a relative (``su hija, Laura, farmacéutica``,
+# ``EL PADRE, CHEN HAO, COCINERO``, ``su hija de 19 años, estudiante de Enfermería``):
+# a listed job word right after the span and a comma.
+_RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
+_APPOSED_TO = ("NOMBRE_SUJETO_ASISTENCIA", _RELATIVE)
+# Roles that follow a clinician's name in a signature, which the model may have typed
+# as the patient's; after a relative's name they are the relative's job.
+_CLINICIAN_WORDS = frozenset(
+    w
+    for stem in "médico enfermero cirujano anestesista psiquiatra psicólogo geriatra matrón fisioterapeuta".split()
+    for w in (stem, _feminine(stem))
+)
+_APPOSED_PROFESSION = re.compile(rf"{SP}*,{SP}*(?P<head>{_WORD}){_REST}", re.IGNORECASE)
+
+
+def professions_in_apposition(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) with a PROFESION span added for each listed
+    job in apposition to a patient's or relative's span (see above) that no span
+    covers."""
+    out = list(spans)
+    for i, span in enumerate(spans):
+        if span.type not in _APPOSED_TO:
+            continue
+        m = _APPOSED_PROFESSION.match(text, span.end)
+        if m is None or m.group("head").lower() not in occupation_words():
+            continue
+        head = m.group("head")
+        if not (head.islower() or head.isupper()):
+            continue
+        if span.type != _RELATIVE and head.lower() in _CLINICIAN_WORDS:
+            continue  # a signature: "Dña. Amaia Goñi, médica de familia" is the staff's role
+        start, end = m.start("head"), _profession_end(m)
+        if i + 1 < len(spans) and spans[i + 1].start < end:
+            continue
+        out.append(PHISpan(start, end, PROFESSION, 1.0, RULE))
+    return sorted(out)
 
 
 _FORM = r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT)"
@@ -129,3 +175,41 @@ def find_companies(text: str) -> Iterator[Match]:
     for m in _COMPANY.finditer(text):
         if _EMPLOYER_CUE.search(line_before(text, m.start("name"), _CUE_WIDTH)):
             yield m.start("name"), m.end("form"), OTHER_SUBJECT
+
+
+# An employer named after a generic head (``trabaja en la fábrica de Confecciones
+# Nalón``, ``dependiente en el locutorio Bilbao Connect``, ``enóloga na adega Viña do
+# Avia``): the capitalised words after the head, when a word about work comes before
+# it on its line. The head is a common noun and stays out of the span.
+_WORKPLACE_HEADS = (
+    "empresa",
+    "fábrica",
+    "factoría",
+    "bodega",
+    "adega",
+    "celler",
+    "cooperativa",
+    "taller",
+    "granja",
+    "locutorio",
+    "conservera",
+    "constructora",
+    "gestoría",
+    "asesoría",
+    "consultora",
+    "explotación",
+)
+_WORK_CUE = re.compile(r"trabaj|treball|traball|emplead|contratad|jubilad|autónom|profesión|enólog|dependient")
+_EMPLOYER = re.compile(
+    rf"(?<!\w)(?i:{'|'.join(_WORKPLACE_HEADS)})(?:{SP}+(?:de|del|de{SP}+la|do|da))?{SP}+"
+    rf"(?P<name>[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
+    rf"(?:{SP}+(?:(?:de|del|y|e|i|do|da|de{SP}+la|de{SP}+los){SP}+)?{_NAME_WORD}){{0,4}})"
+)
+
+
+def find_employers(text: str) -> Iterator[Match]:
+    """The name after a workplace's generic head, after a word about work on its line
+    (see above)."""
+    for m in _EMPLOYER.finditer(text):
+        if _WORK_CUE.search(line_before(text, m.start(), _CUE_WIDTH)) and not m.group("name").isupper():
+            yield m.start("name"), m.end("name"), OTHER_SUBJECT
