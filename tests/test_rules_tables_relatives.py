@@ -232,3 +232,37 @@ def test_bodies_named_in_full(text, want):
 def test_a_generic_body_names_no_one():
     text = "la mutua y el área sanitaria; el juzgado de guardia"
     assert organisations(text, []) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("ANTECEDENTES\n- Agricultor jubilado, natural de Reus.\n- HTA.", ["Agricultor"]),
+        ("Vive en Medina.\nTransportista de mercancías por carretera.", ["Transportista de mercancías"]),
+        ("Exfumador. Pescador.", ["Pescador"]),
+        # a body, a clinician's label or role, a heading with dots, a word that is no job
+        ("Alergias: no. Policía Nacional avisada.", []),
+        ("- Médico de guardia avisado.\n- Técnica quirúrgica.", []),
+        ("Técnico ......... TSID Laura Prieto", []),
+        ("- Madre.\n- Celador avisado por la noche.", []),
+    ],
+)
+def test_a_job_alone_opening_a_sentence_or_list_item(text, want):
+    assert [text[a:b] for a, b, _ in find_professions(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, name, want",
+    [
+        ("D. Íñigo Sáez Lasa, Doctor en Medicina, colegiado en Madrid", "Íñigo Sáez Lasa", STAFF),
+        ("Dña. Amaia Goñi Etxarri, médica de familia, colegiada nº 31/05678, CERTIFICA", "Amaia Goñi Etxarri", STAFF),
+        # a patient who is a doctor: no collegiate number, no signature
+        ("Paciente Juan Gil Sanz, médico jubilado, acude por disnea.", "Juan Gil Sanz", PATIENT),
+        ("Ana Ruiz, enfermera en paro, vive sola.", "Ana Ruiz", PATIENT),
+    ],
+)
+def test_a_name_with_a_clinicians_degree_and_collegiate_number_is_the_signers(text, name, want):
+    from deid_crf.deid.recognizers.names import roles_from_labels
+
+    [span] = roles_from_labels(text, model(text, (name, PATIENT)))
+    assert span.type == want

@@ -28,7 +28,9 @@ A specialty in that place (``Médico: Medicina Interna``) is no name.
 A label right before a name says whose it is, whatever the model guessed from the
 words around (:func:`roles_from_labels`): ``Paciente:``, ``pac.``, ``Nombre:`` before a
 patient; ``Dr.``, ``Enf.``, ``Matrona:``, ``Fdo.:``, ``Realizado por`` before staff.
-Only the label, a courtesy title and punctuation may stand between the two.
+Only the label, a courtesy title and punctuation may stand between the two. A
+patient's name followed by a clinician's degree or role and a collegiate number on its
+line (``Dña. Amaia Goñi, médica de familia, colegiada nº …``) is a signer's.
 """
 
 from __future__ import annotations
@@ -136,6 +138,16 @@ _STAFF_LABEL = re.compile(
 )
 _ROLE_LOOKBACK = 40
 _RETYPED = (PATIENT, STAFF, "FAMILIARES_SUJETO_ASISTENCIA")
+# A clinician's degree or role in apposition, with the collegiate number on its line
+# (``D. Íñigo Sáez, Doctor en Medicina, colegiado…``, ``Dña. Amaia Goñi, médica de
+# familia, colegiada nº…``): a certificate's or report's signer, whom the model took
+# for the patient. A patient may be a doctor; a collegiate number makes it a signature.
+_STAFF_AFTER = re.compile(
+    rf"{SP}*,{SP}*(?:(?:doctor|doctora|licenciad[oa]|graduad[oa]){SP}+en{SP}+(?:medicina|enfermería)"
+    rf"|(?:médic[oa]|enfermer[oa]|facultativ[oa]|pediatra|psiquiatra|fisioterapeuta|psicólog[oa])(?!\w)"
+    rf"[^\n]{{0,60}}?(?<!\w)(?:colegiad[oa]|col\.|nº{SP}*de{SP}+colegiad[oa]|cias)(?!\w))",
+    re.IGNORECASE,
+)
 
 
 def roles_from_labels(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -148,6 +160,8 @@ def roles_from_labels(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             if span.type != PATIENT and _PATIENT_LABEL.search(before):
                 span = replace(span, type=PATIENT)
             elif span.type != STAFF and _STAFF_LABEL.search(before):
+                span = replace(span, type=STAFF)
+            elif span.type == PATIENT and _STAFF_AFTER.match(text, span.end):
                 span = replace(span, type=STAFF)
         out.append(span)
     return out

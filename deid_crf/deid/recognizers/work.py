@@ -93,9 +93,46 @@ def occupation_words() -> frozenset[str]:
     return frozenset(w for stem in OCCUPATION_STEMS for w in (stem, _feminine(stem)))
 
 
+# Clinicians' roles: after a name the model typed as the patient's they are a
+# signature's (after a relative's name, the relative's job); alone they are labels.
+_CLINICIAN_WORDS = frozenset(
+    w
+    for stem in (
+        "médico enfermero cirujano anestesista psiquiatra psicólogo geriatra matrón fisioterapeuta técnico celador"
+    ).split()
+    for w in (stem, _feminine(stem))
+)
+
+
+# A listed job opening a sentence or a list item of a history, alone or before
+# "jubilado", a comma or a preposition (``- Agricultor jubilado, natural de…``,
+# ``Transportista de mercancías por carretera``). A clinician's word there is a
+# label or a role (``Médico de guardia avisado``), not the patient's job.
+_JOB_ALONE = re.compile(rf"(?:^|(?<=[.;|]){SP}|(?<=^[-•*]{SP}))(?P<head>[{UPPER}][^\W\d_]+){_REST}", re.MULTILINE)
+_AFTER_JOB_ALONE = re.compile(
+    rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa])(?!\w)|(?:por|para|en){SP})", re.MULTILINE
+)
+
+
+_PARTICIPLE = re.compile(r"(?:ad|id)[oa]s?$")
+
+
+def _is_job_alone(text: str, m: re.Match[str]) -> bool:
+    """A listed job, not a clinician's, that ends where a sentence or a clause does (a
+    participle after it makes it the subject of a sentence: ``Celador avisado``)."""
+    head, end = m.group("head").lower(), _profession_end(m)
+    return (
+        head in occupation_words()
+        and head not in _CLINICIAN_WORDS
+        and not any(_PARTICIPLE.search(w) for w in text[m.end("head") : end].split())
+        and _AFTER_JOB_ALONE.match(text, end) is not None
+    )
+
+
 def find_professions(text: str) -> Iterator[Match]:
     """The job after a cue (see the module)."""
     listed = [m for m in _LISTED_PROFESSION.finditer(text) if m.group("head").lower() in occupation_words()]
+    listed += [m for m in _JOB_ALONE.finditer(text) if _is_job_alone(text, m)]
     for m in sorted([*_PROFESSION.finditer(text), *listed], key=lambda m: m.start("head")):
         head = m.group("head")
         if head.lower() in _STOP or (head[0].isupper() and not head[1:].islower() and not head.isupper()):
@@ -121,13 +158,6 @@ def _profession_end(m: re.Match[str]) -> int:
 # a listed job word right after the span and a comma.
 _RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 _APPOSED_TO = ("NOMBRE_SUJETO_ASISTENCIA", _RELATIVE)
-# Roles that follow a clinician's name in a signature, which the model may have typed
-# as the patient's; after a relative's name they are the relative's job.
-_CLINICIAN_WORDS = frozenset(
-    w
-    for stem in "médico enfermero cirujano anestesista psiquiatra psicólogo geriatra matrón fisioterapeuta".split()
-    for w in (stem, _feminine(stem))
-)
 _APPOSED_PROFESSION = re.compile(rf"{SP}*,{SP}*(?P<head>{_WORD}){_REST}", re.IGNORECASE)
 
 
