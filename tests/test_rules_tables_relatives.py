@@ -266,3 +266,21 @@ def test_a_name_with_a_clinicians_degree_and_collegiate_number_is_the_signers(te
 
     [span] = roles_from_labels(text, model(text, (name, PATIENT)))
     assert span.type == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Paciente ........ POPESCU, ION\nNHC ..... 5512098", ["POPESCU"]),
+        ("DATOS DO USUARIO\nNome: Xoán   Apelidos: Castiñeira Lamas", ["Xoán"]),
+        ("Pacient: Sra. Montserrat Puig i Ferrer.", ["Montserrat Puig i Ferrer"]),
+        # not a name: lower case, a department, a label inside running text
+        ("Paciente: varón de 45 años.", []),
+        ("Nombre: Servicio de Urgencias", []),
+        ("El paciente: Juan refiere", []),
+    ],
+)
+def test_the_name_in_a_patient_field(text, want):
+    from deid_crf.deid.recognizers.names import find_labelled_patients
+
+    assert [text[a:b] for a, b, _ in find_labelled_patients(text)] == want

@@ -53,6 +53,7 @@ from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids
 from deid_crf.deid.recognizers.names import (
     STAFF,
+    find_labelled_patients,
     find_labelled_staff,
     given_names_after_comma,
     initials_before_names,
@@ -188,6 +189,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("employer", (OTHER_SUBJECT,), find_employers, "the name after a workplace: la fábrica de …"),
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
         Recognizer("staff_field", (STAFF,), find_labelled_staff, "the name in a Médico:/Responsable clínico: field"),
+        Recognizer(
+            "patient_field",
+            ("NOMBRE_SUJETO_ASISTENCIA",),
+            find_labelled_patients,
+            "the name in a Paciente:/Nome:/Pacient: field",
+        ),
         Recognizer("young_age", (AGE,), find_young_ages, "ages in hours to months: Niña de 3 días, 60 h de vida"),
         Recognizer("labelled_sex", (SEX,), find_labelled_sex, "the value of Sexo:, Sexe:, Sexua: fields"),
         Recognizer("age_in_words", (AGE,), find_ages_in_words, "an age in words: varón de setenta y dos años"),

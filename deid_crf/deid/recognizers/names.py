@@ -209,14 +209,29 @@ def without_titles(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return out
 
 
-_STAFF_FIELD = re.compile(
-    rf"^{SP}*(?:médic[oa](?:{SP}+(?:responsable|adjunt[oa]|residente|de{SP}+familia))?|doctor[a]?|facultativ[oa]"
+def _name_field(labels: str) -> re.Pattern[str]:
+    """A field opening its line with one of ``labels``, a colon (or a run of dots:
+    ``Paciente ........ POPESCU``) and a name: the capitalised words up to the end of
+    the field, the courtesy title left out."""
+    return re.compile(
+        rf"^{SP}*(?:{labels}){SP}*(?:\.?{SP}*:|\.{{2,}}){SP}*(?:{_COURTESY}{SP}*)?"
+        rf"(?P<name>(?!{_COURTESY}){_WORD}(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
+        # and then the end of the field: punctuation, the end of the line or a wide gap
+        rf"(?={SP}*(?:[.,;(|·]|$)|{SP}{{2,}})",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+_STAFF_FIELD = _name_field(
+    rf"médic[oa](?:{SP}+(?:responsable|adjunt[oa]|residente|de{SP}+familia))?|doctor[a]?|facultativ[oa]"
     rf"|responsable{SP}+clínic[oa]|enfermer[oa](?:{SP}+responsable)?|matrona|remitid[oa]{SP}+por|firmado{SP}+por"
-    rf"|fdo|informado{SP}+por|realizado{SP}+por){SP}*\.?{SP}*:{SP}*(?:{_COURTESY}{SP}*)?"
-    rf"(?P<name>(?!{_COURTESY}){_WORD}(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
-    # and then the end of the field: punctuation, the end of the line or a wide gap
-    rf"(?={SP}*(?:[.,;(|·]|$)|{SP}{{2,}})",
-    re.IGNORECASE | re.MULTILINE,
+    rf"|fdo|informado{SP}+por|realizado{SP}+por"
+)
+# The patient's name fields of other forms than MEDDOCAN's ``Nombre:`` template, in
+# the co-official languages too (``Pacient:``, ``Nome:``, ``Izena:``).
+_PATIENT_FIELD = _name_field(
+    rf"paciente|pacient|nombre|nom|nome|izena|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre"
+    rf"|nome{SP}+e{SP}+apelidos|nom{SP}+i{SP}+cognoms|usuari[oa]"
 )
 _NAME_WORD = re.compile(_WORD)
 # Where a name in a field stops: the department, hospital or street written after it
@@ -231,11 +246,20 @@ _NOT_NAME_WORDS = (
 
 def find_labelled_staff(text: str) -> Iterator[Match]:
     """The name in a header field that names the doctor (see the module)."""
-    for m in _STAFF_FIELD.finditer(text):
+    return _names_in_fields(_STAFF_FIELD, text, STAFF)
+
+
+def find_labelled_patients(text: str) -> Iterator[Match]:
+    """The name in a field that names the patient (``Paciente: …``, ``Nome: …``)."""
+    return _names_in_fields(_PATIENT_FIELD, text, PATIENT)
+
+
+def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[Match]:
+    for m in field.finditer(text):
         end = m.start("name")
         for word in _NAME_WORD.finditer(text, m.start("name"), m.end("name")):
             if normalize(word.group()) in _NOT_NAME_WORDS or not word.group()[0].isupper():
                 break
             end = word.end()
         if end > m.start("name"):
-            yield m.start("name"), end, STAFF
+            yield m.start("name"), end, type_
