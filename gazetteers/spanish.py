@@ -261,6 +261,16 @@ NATIONAL_BODIES = (
     "Accem",
     "CEAR",
     "Instituto Nacional de Gestión Sanitaria",
+    # emergency medical services (the notes' convention 9: "SEM/SAMU 061" INSTITUCION)
+    "SEM",
+    "SAMU",
+    "SAMUR",
+    "SAMUR-Protección Civil",
+    "SUMMA 112",
+    "SUMMA",
+    "EPES 061",
+    "GUETS",
+    "Protección Civil",
 )
 # The generic words of institution names (normalized): "Hospital Universitario de …".
 INSTITUTION_WORDS = frozenset(

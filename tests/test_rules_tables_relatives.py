@@ -284,3 +284,20 @@ def test_the_name_in_a_patient_field(text, want):
     from deid_crf.deid.recognizers.names import find_labelled_patients
 
     assert [text[a:b] for a, b, _ in find_labelled_patients(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("avisó al SEM; trasladada por SUMMA 112 y el SAMUR", ["SEM", "SUMMA 112", "SAMUR"]),
+        ("Aviso a GUETS.", ["GUETS"]),
+        # an acronym in lower case is a word; a body's name after a hospital's head is the hospital's
+        ("Control en 2 Sem. y luego Samu avisa", []),
+        ("ingresó en el Hospital Cruz Roja de Gijón", []),
+        ("acude con voluntarios de Cruz Roja", ["Cruz Roja"]),
+    ],
+)
+def test_emergency_services_and_bodies(text, want):
+    from deid_crf.deid.recognizers.institutions import find_institutions
+
+    assert [text[a:b] for a, b, _ in find_institutions(text)] == want

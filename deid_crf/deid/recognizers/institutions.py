@@ -264,11 +264,23 @@ def organisations(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return out
 
 
+_LISTED = frozenset(_NAMES)
+_SHORT = 5  # an acronym this long in lower case is a word ("sem." a week)
+# A body's name after a hospital's head is the hospital's ("Hospital Cruz Roja").
+_HOSPITAL_HEAD_BEFORE = re.compile(rf"(?i:hospital|clínica|policlínica|residencia){SP}+$")
+
+
 def find_institutions(text: str) -> Iterator[Match]:
     """Health services, national bodies and town councils named in ``text``."""
     for m in _BODY.finditer(text):
-        if any(ch.isupper() for ch in m.group()):
-            yield m.start(), m.end(), INSTITUTION
+        name = m.group()
+        if not any(ch.isupper() for ch in name):
+            continue
+        if len(name) <= _SHORT and not name.isupper() and name not in _LISTED:
+            continue
+        if _HOSPITAL_HEAD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+            continue
+        yield m.start(), m.end(), INSTITUTION
     if any(word in text for word in _COUNCIL_WORDS):
         for m in _COUNCIL.finditer(text):
             yield m.start(), m.end(), INSTITUTION
