@@ -301,3 +301,23 @@ def test_emergency_services_and_bodies(text, want):
     from deid_crf.deid.recognizers.institutions import find_institutions
 
     assert [text[a:b] for a, b, _ in find_institutions(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, name, given, want",
+    [
+        ("medico PAC: Fco Javier Moya (col. 0204511)", "Fco Javier Moya", PATIENT, STAFF),
+        ("con la trabajadora social del centro, Nerea Ibarluzea, y", "Nerea Ibarluzea", RELATIVE, STAFF),
+        ("a la enfermera del CAP Sant Roc,\nSra. Laia Pons Serrat, que", "Laia Pons Serrat", PATIENT, STAFF),
+        ("Admisión — Jon Ander Beitia (nº empleado U0384412)", "Jon Ander Beitia", RELATIVE, STAFF),
+        # a patient label is still the patient's; a relative's job after the name is no signature
+        ("Paciente: Ana Gil (colaboradora)", "Ana Gil", STAFF, PATIENT),
+        ("su hija, enfermera, Marta Gil", "Marta Gil", RELATIVE, RELATIVE),
+        ("su hija Marta Gil (enfermera)", "Marta Gil", RELATIVE, RELATIVE),
+    ],
+)
+def test_staff_named_by_a_role_around_them(text, name, given, want):
+    from deid_crf.deid.recognizers.names import roles_from_labels
+
+    [span] = roles_from_labels(text, model(text, (name, given)))
+    assert span.type == want

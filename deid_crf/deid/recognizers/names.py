@@ -41,6 +41,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from deid_crf.deid.recognizers.common import LINE_BREAKS, SP, Match
+from deid_crf.deid.recognizers.relatives import KIN_WORD
 from deid_crf.gazetteers.spanish import (
     INSTITUTION_WORDS,
     SPECIALTY_WORDS,
@@ -130,24 +131,43 @@ _PATIENT_LABEL = re.compile(
     rf"|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre){_LABEL_END}",
     re.IGNORECASE,
 )
-_STAFF_LABEL = re.compile(
-    rf"(?<!\w)(?:dr|dra|doctor|doctora|enf|enfermer[oa]|matrona|médic[oa](?:{SP}+(?:adjunt[oa]|residente|responsable))?"
-    rf"|facultativ[oa]|fdo|firmado(?:{SP}+por)?|fea|mir|técnic[oa]|tsid|tcae|auxiliar|fisioterapeuta|psicólog[oa]"
-    rf"|trabajador[a]?{SP}+social|(?:atendid|realizad|informad|validad|revisad|solicitad)[oa]{SP}+por){_LABEL_END}",
+_STAFF_ROLE = (
+    rf"dr|dra|doctor|doctora|enf|enfermer[oa]|matrona|m[ée]dic[oa](?:{SP}+(?:adjunt[oa]|residente|responsable))?"
+    rf"|facultativ[oa]|fdo|firmado(?:{SP}+por)?|fea|mir|técnic[oa]|tsid|tcae|due|auxiliar|fisioterapeuta|psicólog[oa]"
+    rf"|trabajador[a]?{SP}+social|(?:atendid|realizad|informad|validad|revisad|solicitad)[oa]{SP}+por"
+)
+# A role and maybe a service's acronym before the label's end ("medico PAC:").
+_STAFF_LABEL = re.compile(rf"(?<!\w)(?:{_STAFF_ROLE})(?:{SP}+(?-i:[A-Z]{{2,5}}))?{_LABEL_END}", re.IGNORECASE)
+# A role with where it works, then a comma, before a name ("la trabajadora social del
+# centro, Nerea …", "a la enfermera del CAP Sant Roc, Sra. Laia …").
+_STAFF_ROLE_BEFORE = re.compile(
+    rf"(?<!\w)(?:enfermer[oa]|matrona|m[ée]dic[oa]|trabajador[a]?{SP}+social|fisioterapeuta|psicólog[oa]"
+    rf"|pediatra|supervisor[a]?|residente)(?:{SP}+(?:del|de{SP}+la|de){SP}+[^,\n]{{1,40}})?{SP}*,\s*"
+    rf"(?:{_TITLE}{SP}*)?$",
     re.IGNORECASE,
 )
-_ROLE_LOOKBACK = 40
+_ROLE_LOOKBACK = 60
+_KINSHIP_BEFORE_ROLE = re.compile(rf"(?:{KIN_WORD}){SP}*,?{SP}*$", re.IGNORECASE)
 _RETYPED = (PATIENT, STAFF, "FAMILIARES_SUJETO_ASISTENCIA")
 # A clinician's degree or role in apposition, with the collegiate number on its line
 # (``D. Íñigo Sáez, Doctor en Medicina, colegiado…``, ``Dña. Amaia Goñi, médica de
 # familia, colegiada nº…``): a certificate's or report's signer, whom the model took
 # for the patient. A patient may be a doctor; a collegiate number makes it a signature.
 _STAFF_AFTER = re.compile(
-    rf"{SP}*,{SP}*(?:(?:doctor|doctora|licenciad[oa]|graduad[oa]){SP}+en{SP}+(?:medicina|enfermería)"
+    # a collegiate or employee number in brackets ("Fco Javier Moya (col. 0204511)")
+    rf"{SP}*\({SP}*(?:col\.|n\.?º{SP}*(?:de{SP}+)?(?:col|emplead)|colegiad|emplead|langile)"
+    rf"|{SP}*,{SP}*(?:(?:doctor|doctora|licenciad[oa]|graduad[oa]){SP}+en{SP}+(?:medicina|enfermería)"
     rf"|(?:médic[oa]|enfermer[oa]|facultativ[oa]|pediatra|psiquiatra|fisioterapeuta|psicólog[oa])(?!\w)"
     rf"[^\n]{{0,60}}?(?<!\w)(?:colegiad[oa]|col\.|nº{SP}*de{SP}+colegiad[oa]|cias)(?!\w))",
     re.IGNORECASE,
 )
+
+
+def _staff_role_before(before: str) -> bool:
+    """A role and a comma end ``before``, and no kinship word opens the phrase (``su
+    hija, enfermera, Marta`` is the daughter)."""
+    m = _STAFF_ROLE_BEFORE.search(before)
+    return m is not None and not _KINSHIP_BEFORE_ROLE.search(before, 0, m.start())
 
 
 def roles_from_labels(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -157,11 +177,14 @@ def roles_from_labels(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     for span in spans:
         if span.type in _RETYPED:
             before = text[max(0, span.start - _ROLE_LOOKBACK) : span.start]
-            if span.type != PATIENT and _PATIENT_LABEL.search(before):
+            patient, staff = _PATIENT_LABEL.search(before), _STAFF_LABEL.search(before)
+            if patient and staff and staff.start() < patient.start():
+                patient = None  # the longer label wins: "medico PAC:" names the doctor
+            if span.type != PATIENT and patient:
                 span = replace(span, type=PATIENT)
-            elif span.type != STAFF and _STAFF_LABEL.search(before):
+            elif span.type != STAFF and not patient and (staff or _staff_role_before(before)):
                 span = replace(span, type=STAFF)
-            elif span.type == PATIENT and _STAFF_AFTER.match(text, span.end):
+            elif span.type != STAFF and _STAFF_AFTER.match(text, span.end):
                 span = replace(span, type=STAFF)
         out.append(span)
     return out

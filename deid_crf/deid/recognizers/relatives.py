@@ -67,6 +67,7 @@ _KIN_WORDS = (
     *("aita", "alaba", "semea", "anaia", "ahizpa", "arreba", "senarra", "emaztea", "amona", "aitona"),
 )
 _KIN_WORD = by_first_letter(_KIN_WORDS)
+KIN_WORD = _KIN_WORD  # a kinship word, as a pattern (other recognizers' guards)
 _NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|\d{1,2})"
 _QUALIFIER = (
     r"(?:mayor|menor|mayores|menores|pequeñ[oa]s?|median[oa]|únic[oa]|gemel[oa]s?|mellizos?"
