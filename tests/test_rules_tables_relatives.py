@@ -321,3 +321,22 @@ def test_staff_named_by_a_role_around_them(text, name, given, want):
 
     [span] = roles_from_labels(text, model(text, (name, given)))
     assert span.type == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Madre fallecida de neoplasia a los 48 años.", RELATIVE),
+        ("- III-2: hermana, Covadonga, 47 años, cáncer de mama.", RELATIVE),
+        # the patient comes back into the sentence, or another sentence: the patient's age
+        ("Vive con su madre; la paciente, de 48 años, trabaja.", AGE),
+        ("Acude con su madre. Mujer de 48 años con dolor.", AGE),
+    ],
+)
+def test_an_age_later_in_a_relatives_sentence(text, want):
+    import re as _re
+
+    age = _re.search(r"\d+ años", text).group()
+    spans = model(text, (age, AGE))
+    out = relatives(text, spans)
+    assert [s.type for s in out if text[s.start : s.end] == age] == [want]

@@ -178,6 +178,17 @@ def _is_relative_phrase(text: str, m: re.Match[str]) -> bool:
     )
 
 
+# An age later in a relative's sentence is the relative's (``Madre fallecida a los 48
+# años``, ``Tío materno intervenido a los 34 años``: MEDDOCAN train types such ages
+# FAMILIARES 17 times to 1), unless the patient comes back into the sentence first.
+_SENTENCE_GAP = 80
+_SENTENCE_BREAK = re.compile(r"[.;:\n]|\b(?:paciente|pacient|enferm[oa]|usuari[oa]|él|ella|mientras)\b", re.IGNORECASE)
+
+
+def _later_in_the_sentence(text: str, relative_end: int, age_start: int) -> bool:
+    return 0 <= age_start - relative_end <= _SENTENCE_GAP and not _SENTENCE_BREAK.search(text, relative_end, age_start)
+
+
 def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with the relatives described in the
     module added, trimmed and retyped."""
@@ -197,7 +208,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             span = replace(span, type=RELATIVE)
         elif span.type == AGE and relative_end >= 0:
             m = _AGE_AFTER_RELATIVE.match(text, relative_end)
-            if m and m.end() == span.start:
+            if (m and m.end() == span.start) or _later_in_the_sentence(text, relative_end, span.start):
                 span = replace(span, type=RELATIVE)
         # Only a relative the text calls one: the model's FAMILIARES on the patient's
         # own name must not take the patient's age with it.
