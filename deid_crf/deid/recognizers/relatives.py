@@ -18,8 +18,10 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
 * a person's name right after a kinship phrase and a comma (``esposa, Dña. Blanca
   Irigoyen``) is the relative's: its type becomes FAMILIARES; so does a name the model
   took for a place there (``su hija mayor, Salma``);
-* an age right after a relative (``su hijo Iñaki, de 12 años``) is the relative's, a
-  FAMILIARES span of its own as in MEDDOCAN train (15 such spans to 5 typed EDAD);
+* an age right after a relative (``su hijo Iñaki, de 12 años``), or later in the
+  relative's sentence before the patient comes back into it (``Madre fallecida a los
+  48 años``), is the relative's, a FAMILIARES span of its own as in MEDDOCAN train (15
+  such spans to 5 typed EDAD right after; 17 to 1 later in the sentence);
   right after the kinship phrase itself (``hija de 19 años``, ``dos hijas de 16 y 12
   años``, ``hijo mediano (21 años)``) it joins the phrase's span, as MEDDOCAN train
   writes ``hijo de 27 años`` and ``madre de 34 años``;
