@@ -2,7 +2,9 @@
 
 Each shortcut skips work that cannot match (a kinship phrase is only tried near a
 kinship word, phonenumbers only on lines with a digit, a Basque pattern only in a
-text with its head word, a long alternation grouped by first letter). These tests
+text with its head word, a long alternation grouped by first letter, a date pattern
+only where a month, weekday, number word or digit lets it begin, a place's words
+looked for only in the phrases that hold one). These tests
 check that premise against the full search on texts built to sit at its edges, so a
 shortcut that would skip a real match fails here instead of losing PHI.
 """
@@ -11,16 +13,21 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
+from deid_crf.gazetteers.spanish import normalize
 from phonenumbers import Leniency, PhoneNumberMatcher
 
-from deid_crf.deid.recognizers import institutions, relatives
+from deid_crf.deid.audit import identifies, identifying_tokens
+from deid_crf.deid.recognizers import dates, institutions, relatives, repeats
 from deid_crf.deid.recognizers.common import by_first_letter, finditer_at
 from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, find_organisations
 from deid_crf.deid.recognizers.phones import _DIGIT, find_phones
 from deid_crf.deid.recognizers.relatives import RELATIVE
 from deid_crf.deid.recognizers.relatives import relatives as find_relatives
+from deid_crf.deid.recognizers.repeats import propagate_places
+from deid_crf.text.spans import PROPAGATED, Coverage, PHISpan
 
 # Pieces around kinship phrases: determiners, numerals, marks, line breaks, tabs,
 # no-break spaces, other languages' words, letters that only match ignoring case (ſ).
@@ -156,3 +163,104 @@ def test_head_words_looked_for_first(text, expected):
         for m in pattern.finditer(text)
     ]
     assert sorted(everywhere) == sorted((a, b) for a, b, _ in found)
+
+
+# The slots of a date, each filled at random, often wrongly: words that open dates,
+# weekdays, days, months, years in figures and in words, in three cases, with the
+# separators, line breaks, tabs, bars, brackets, no-break spaces and letters that only
+# match ignoring case (ſ) that stand between and around them.
+_DATE_SLOTS = (
+    ("", "", "el ", "del ", "desde el ", "entre el ", "en ", "(", "| ", "los ", "el año ", "RD 1/2006, de ", "x"),
+    ("", "", "lunes", "Martes ", "MIÉRCOLES, ", "dimarts ", "xoves ", "vie. ", "jue ", "domingo ", "ſábado "),
+    ("", "", "15", "3 ", "08", "31 ", "32 ", "veinte ", "treinta y uno ", "primero ", "24 al 28 ", "24 y el 2 "),
+    ("", "", " de ", " d'", "-", "/", ".", " ", "de ", " y ", "\n"),
+    ("marzo", "MARZO", "Septiembre", "sept", "juny", "abril", "xuño", "mar.", "oct", "03", "III", "12", "verano"),
+    ("", "", " de ", " del ", "-", "/", ".", " ", " del año ", " y abril de ", "\t"),
+    ("", "", "2016", "1995", "24", "dos mil veinticinco", "mil novecientos", "60", "90s", "13"),
+    ("", "", " ", ".", ",", " 16:42", " pacientes", " se", "/2", "%", "\r\n", "\u00a0", "|", ")", "_"),
+)
+_DATE_WORDS = ("Navidad", "Semana Santa", "día de Reyes", "primavera", "años 60", "año 2000", "dos mil", "Mil")
+# Dates in figures: a day, a month and a year (or a year first) with one separator.
+_FIGURE_SLOTS = (
+    ("", "", "", "martes ", "vie. ", "dilluns, ", "el ", "del ", "| ", "\n", "los ", "los años ", "ſáb "),
+    ("3", "15", "31", "29", "2024", "1946", "08", "60", "90"),
+    ("/", "-", ".", " ", "s"),
+    ("03", "III", "12", "II", "13", "3", "02"),
+    ("/", "-", ".", "", "", " |", " 9:40"),
+    ("2020", "24", "1946", "05", "", "", "1"),
+    ("", "", " ", ".", "/3", "-2", "h", ",5", " de", "%"),
+)
+_INTERVALS = ("del 24 al 28 de", "desde el 3 hasta el 5 de", "entre el 1 y el 31 d'", "del 40 al 2 de", "del 2 al")
+
+
+def _date_texts(rng: random.Random, n: int) -> list[str]:
+    texts = []
+    for _ in range(n):
+        dates = ["".join(rng.choice(slot) for slot in _DATE_SLOTS) for _ in range(rng.randint(1, 3))]
+        figures = ["".join(rng.choice(slot) for slot in _FIGURE_SLOTS) for _ in range(rng.randint(0, 2))]
+        words = [rng.choice(_DATE_WORDS) for _ in range(rng.randint(0, 2))]
+        if rng.random() < 0.4:
+            dates[0] = f"{rng.choice(_INTERVALS)} {dates[0]}"
+        parts = dates + figures + words
+        rng.shuffle(parts)
+        texts.append(rng.choice(("", " ", "en ", "\n")).join(parts))
+    return texts
+
+
+def test_dates_tried_where_they_can_begin_are_every_date():
+    found = dict.fromkeys(dates.STARTS, 0)
+    for text in _date_texts(random.Random(17), 6000):
+        where = dates.anchors(text)
+        for pattern, starts in dates.STARTS.items():
+            everywhere = [m.span() for m in pattern.finditer(text)]
+            tried = [m.span() for m in finditer_at(pattern, text, starts(text, where))]
+            assert tried == everywhere, (pattern.pattern[:60], text)
+            found[pattern] += len(everywhere)
+    # the texts hold dates of every form, so no pattern passed for want of matches
+    assert min(found.values()) >= 10, {p.pattern[:40]: n for p, n in found.items()}
+
+
+def _places_everywhere(text, spans):
+    """propagate_places looking at the words of every phrase (no occurrence skipped)."""
+    wanted = {}
+    for span in spans:
+        if span.type in repeats.PLACE_TYPES:
+            value = text[span.start : span.end]
+            words, _ = identifying_tokens(replace(span, text=value))
+            for m in repeats._WORD.finditer(value):
+                if repeats._title_case(m.group()) and normalize(m.group()) in words:
+                    wanted.setdefault(m.group(), span)
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for phrase in repeats._PHRASE.finditer(text):
+        words = list(repeats._WORD.finditer(phrase.group()))
+        found = [w for w in words if w.group() in wanted]
+        if not found or any(w.group() not in wanted and identifies(w.group()) for w in words):
+            continue
+        start, end = phrase.start() + found[0].start(), phrase.start() + found[-1].end()
+        if not coverage.overlaps(start, end):
+            origin = wanted[found[0].group()]
+            added.append(PHISpan(start, end, origin.type, origin.confidence, PROPAGATED))
+    return sorted([*spans, *added])
+
+
+_PLACE_WORDS = (
+    *("Colón", "Humphrey", "Gran", "Canaria", "Muralla", "Leandro", "San", "Unidad", "Reumatología", "HUMPHREY"),
+    *("de", "del", "la", "y", "restaurante", "campo", "Colónia", "Humphreys", "28", "30-2", "Ángel", "é"),
+)
+_PLACE_GAPS = (" ", " ", " ", "  ", ", ", "-", " (", ") ", "\n", "\t", "\u00a0", "'", "_")
+
+
+def test_places_propagated_from_the_occurrences_of_their_words_only():
+    rng = random.Random(23)
+    added = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(_PLACE_WORDS) + rng.choice(_PLACE_GAPS) for _ in range(rng.randint(1, 20)))
+        words = [m.span() for m in re.finditer(r"[^\W\d_]+(?:[^\S\n]+[^\W\d_]+)?", text)]
+        picked = sorted(rng.sample(words, min(len(words), rng.randint(0, 2))))
+        spans = [PHISpan(a, b, rng.choice(("TERRITORIO", "INSTITUCION", "CALLE", "FECHAS")), 0.9) for a, b in picked]
+        spans = [s for i, s in enumerate(spans) if not any(t.end > s.start for t in spans[:i])]
+        expected = _places_everywhere(text, spans)
+        assert propagate_places(text, spans) == expected, (text, spans)
+        added += len(expected) - len(spans)
+    assert added > 200  # the texts do repeat the places' words

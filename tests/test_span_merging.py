@@ -121,8 +121,9 @@ def reference_first_fit(intervals):
 
 def reference_find_dates(text):
     taken = []
+    where = dates.anchors(text)
     for finder in dates._FINDERS:
-        for start, end in finder(text):
+        for start, end in finder(text, where):
             if not any(a < end and start < b for a, b in taken):
                 taken.append((start, end))
     return [(start, end, "FECHAS") for start, end in sorted(taken)]

@@ -76,6 +76,35 @@ def by_first_letter(alternatives: Sequence[str]) -> str:
     return "(?:" + "|".join(f"{letter}(?:{'|'.join(rest)})" for letter, rest in groups.items()) + ")"
 
 
+def is_word_char(char: str) -> bool:
+    """What ``\\w`` matches (``re`` on a str: alphanumerics and the underscore)."""
+    return char.isalnum() or char == "_"
+
+
+def starts_before(text: str, anchors: Iterable[int], words: int) -> list[int]:
+    """Every position, ascending and once, from ``words`` words before each of
+    ``anchors`` up to the anchor itself: from an anchor, walking back ``words`` times
+    over a run of other characters and then a run of word characters (``\\w``). A
+    pattern whose matches hold such an anchor word, with at most ``words`` words
+    (separated by anything but word characters) before it, can begin only there: give
+    these to :func:`finditer_at`."""
+    out: list[int] = []
+    for anchor in anchors:
+        i = anchor
+        for _ in range(words):
+            while i and not is_word_char(text[i - 1]):
+                i -= 1
+            while i and is_word_char(text[i - 1]):
+                i -= 1
+        out.extend(range(max(i, out[-1] + 1 if out else 0), anchor + 1))
+    return out
+
+
+def merged(*starts: Iterable[int]) -> list[int]:
+    """The positions of all ``starts``, ascending and once."""
+    return sorted({i for positions in starts for i in positions})
+
+
 def finditer_at(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> Iterator[re.Match[str]]:
     """What ``pattern.finditer(text)`` finds, trying ``pattern`` only at ``starts``
     (ascending): exactly the same matches when ``starts`` holds every position where a

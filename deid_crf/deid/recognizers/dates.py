@@ -27,10 +27,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import date
 
 from deid_crf.deid.recognizers import number_words
-from deid_crf.deid.recognizers.common import DATE, LINE_BREAKS, SP, Match, line_before
+from deid_crf.deid.recognizers.common import (
+    DATE,
+    LINE_BREAKS,
+    SP,
+    Match,
+    by_first_letter,
+    finditer_at,
+    line_before,
+    merged,
+    starts_before,
+)
 from deid_crf.gazetteers.spanish import (
     CATALAN_MONTHS,
     CATALAN_WEEKDAYS,
@@ -156,8 +167,108 @@ def _words_before(text: str, start: int) -> str:
     return LINE_BREAKS.sub(" ", text[max(0, start - _CONTEXT_WIDTH) : start]).lower()
 
 
-def _written(text: str) -> Iterator[Span]:
-    for m in _WRITTEN.finditer(text):
+# Where dates can begin. Trying each pattern at every position of a text costs more
+# than all its matches: a month or weekday name, a number in words, "año", a season,
+# a feast's first word or a digit opens or ends the first word of every date, and these
+# are found in two scans of the text; each pattern is then tried only where its matches
+# can begin (tests/test_rule_prefilters.py checks each against the search everywhere).
+_WEEKDAY_WORDS = [*_WEEKDAY_NAMES, *_WEEKDAY_ABBREVIATIONS.split("|")]
+_HOLIDAY_FIRST_WORDS = sorted({h.split()[0] for h in HOLIDAYS}, key=len, reverse=True)
+_ANCHOR_WORDS = sorted(
+    {*_MONTH_NAMES, *MONTH_ABBREVIATIONS, *_WEEKDAY_WORDS, *SEASONS, *_HOLIDAY_FIRST_WORDS, "mil", "año"},
+    key=len,
+    reverse=True,
+)
+# A whole word (what every anchor is in a date: spaces, marks or "d'" around it).
+_ANCHOR = re.compile(rf"(?<!\w){by_first_letter(_ANCHOR_WORDS)}(?!\w)", re.IGNORECASE)
+# A digit that can open a date in figures (the lookbehind of _ROMAN, _ISO, _NUMERIC and
+# _YEAR; a digit first, so that ``re`` skips to the next digit without trying the rest).
+_DIGIT = re.compile(r"\d(?<![\w/.-]\d)")
+# The day of a day/month (_DAY_MONTH, _CELL_DAY_MONTH) and the tens of a decade (_DECADE).
+_DAY_SLASH = re.compile(r"\d(?<![\w/.-]\d)\d?/\d")
+_DECADE_TENS = re.compile(r"[2-9](?<![\w/.-][2-9])0")
+_MONTH_WORD = re.compile(f"(?:{_MONTH})", re.IGNORECASE)
+_WEEKDAY_WORD = re.compile(f"(?:{'|'.join(_WEEKDAY_WORDS)})", re.IGNORECASE)
+_SEASON_WORD = re.compile(f"(?:{'|'.join(SEASONS)})", re.IGNORECASE)
+_HOLIDAY_WORD = re.compile(f"(?:{'|'.join(_HOLIDAY_FIRST_WORDS)})", re.IGNORECASE)
+_MIL = re.compile("mil", re.IGNORECASE)
+_YEAR_WORD = re.compile("año", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Anchors:
+    """The starts of the words (and digits) of one text that dates are built around."""
+
+    digits: list[int]
+    figures: list[int]  # digits and weekdays: a date in figures opens with either
+    day_slashes: list[int]
+    decade_tens: list[int]
+    months: list[int]
+    weekdays: list[int]
+    seasons: list[int]
+    holidays: list[int]
+    thousands: list[int]  # "mil" (a year in words)
+    years: list[int]  # "año"
+
+
+def anchors(text: str) -> Anchors:
+    """:class:`Anchors` of ``text``."""
+    found: dict[re.Pattern[str], list[int]] = {
+        p: [] for p in (_MONTH_WORD, _WEEKDAY_WORD, _SEASON_WORD, _HOLIDAY_WORD, _MIL, _YEAR_WORD)
+    }
+    for m in _ANCHOR.finditer(text):
+        word = m.group()
+        for kind, starts in found.items():  # a word may be two kinds: "mar", "domingo"
+            if kind.fullmatch(word):
+                starts.append(m.start())
+    digits = [m.start() for m in _DIGIT.finditer(text)]
+    return Anchors(
+        digits=digits,
+        figures=merged(digits, found[_WEEKDAY_WORD]),
+        day_slashes=[m.start() for m in _DAY_SLASH.finditer(text)],
+        decade_tens=[m.start() for m in _DECADE_TENS.finditer(text)],
+        months=found[_MONTH_WORD],
+        weekdays=found[_WEEKDAY_WORD],
+        seasons=found[_SEASON_WORD],
+        holidays=found[_HOLIDAY_WORD],
+        thousands=found[_MIL],
+        years=found[_YEAR_WORD],
+    )
+
+
+# Where each pattern can begin. The number of words walked back is how many words a
+# match can hold before its anchor word: "lunes, 15 de | marzo" (3), "desde el 24 hasta
+# el 28 de | septiembre" (7), "jueves treinta y uno de | enero" (5), "dos | mil",
+# "el | año 2000", "los años | 60", "el | 19/02" and "| 03/03 |" (the spaces and the bar
+# before a digit).
+STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
+    _WRITTEN: lambda text, a: starts_before(text, a.months, 3),
+    _TWO_MONTHS: lambda text, a: a.months,
+    _INTERVAL_START: lambda text, a: starts_before(text, a.months, 7),
+    _ROMAN: lambda text, a: a.figures,
+    _ISO: lambda text, a: a.figures,
+    _NUMERIC: lambda text, a: a.figures,
+    _WEEKDAY_DAY: lambda text, a: a.weekdays,
+    _WEEKDAY_ALONE: lambda text, a: starts_before(text, a.weekdays, 1),
+    _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
+    _CELL_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
+    _DATE_IN_WORDS: lambda text, a: starts_before(text, a.months, 5),
+    _WEEKDAY_DAY_WORD: lambda text, a: a.weekdays,
+    _YEAR_IN_WORDS: lambda text, a: merged(a.years, starts_before(text, a.thousands, 1)),
+    _SEASON: lambda text, a: a.seasons,
+    _HOLIDAY: lambda text, a: a.holidays,
+    _DECADE: lambda text, a: starts_before(text, a.decade_tens, 2),
+    _YEAR: lambda text, a: merged(a.digits, starts_before(text, a.years, 1)),
+}
+
+
+def _matches(pattern: re.Pattern[str], text: str, found: Anchors) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)``, trying ``pattern`` only where its matches can begin."""
+    return finditer_at(pattern, text, STARTS[pattern](text, found))
+
+
+def _written(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_WRITTEN, text, found):
         before = line_before(text, m.start(), _CONTEXT_WIDTH)
         if _NAME_BEFORE.search(before) or _LAW_BEFORE.search(before):
             continue
@@ -173,80 +284,80 @@ def _written(text: str) -> Iterator[Span]:
         yield m.start(), end
 
 
-def _two_months(text: str) -> Iterator[Span]:
-    for m in _TWO_MONTHS.finditer(text):
+def _two_months(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_TWO_MONTHS, text, found):
         yield m.start(), m.end()
 
 
-def _interval_starts(text: str) -> Iterator[Span]:
-    for m in _INTERVAL_START.finditer(text):
+def _interval_starts(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_INTERVAL_START, text, found):
         if 1 <= int(m.group("date")) <= 31:
             yield m.start("date"), m.end("date")
 
 
-def _roman(text: str) -> Iterator[Span]:
-    for m in _ROMAN.finditer(text):
+def _roman(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_ROMAN, text, found):
         if _valid(_full_year(m.group(4)), ROMAN_MONTHS.index(m.group(3)) + 1, int(m.group(1))):
             yield m.start(), m.end()
 
 
-def _iso(text: str) -> Iterator[Span]:
-    for m in _ISO.finditer(text):
+def _iso(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_ISO, text, found):
         if _valid(int(m.group(1)), int(m.group(3)), int(m.group(4))):
             yield m.start(), m.end()
 
 
-def _numeric(text: str) -> Iterator[Span]:
-    for m in _NUMERIC.finditer(text):
+def _numeric(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_NUMERIC, text, found):
         if _valid(_full_year(m.group(4)), int(m.group(3)), int(m.group(1))):
             yield m.start(), m.end()
 
 
-def _weekdays(text: str) -> Iterator[Span]:
-    for m in _WEEKDAY_DAY.finditer(text):
+def _weekdays(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_WEEKDAY_DAY, text, found):
         if 1 <= int(m.group(1)) <= 31:
             yield m.start(), m.end()
-    for m in _WEEKDAY_ALONE.finditer(text):
+    for m in _matches(_WEEKDAY_ALONE, text, found):
         yield m.start("date"), m.end("date")
 
 
-def _day_month(text: str) -> Iterator[Span]:
-    for m in _DAY_MONTH.finditer(text):
+def _day_month(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_DAY_MONTH, text, found):
         if _valid(2000, int(m.group(3)), int(m.group(2))):
             yield m.start("date"), m.end("date")
 
 
-def _cell_day_month(text: str) -> Iterator[Span]:
-    for m in _CELL_DAY_MONTH.finditer(text):
+def _cell_day_month(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_CELL_DAY_MONTH, text, found):
         if _valid(2000, int(m.group(3)), int(m.group(2))):
             yield m.start("date"), m.end("date")
 
 
-def _in_words(text: str) -> Iterator[Span]:
+def _in_words(text: str, found: Anchors) -> Iterator[Span]:
     for pattern in (_DATE_IN_WORDS, _WEEKDAY_DAY_WORD):
-        for m in pattern.finditer(text):
+        for m in _matches(pattern, text, found):
             before = line_before(text, m.start(), _CONTEXT_WIDTH)
             if not (_NAME_BEFORE.search(before) or _LAW_BEFORE.search(before)):
                 yield m.start(), m.end()
-    for m in _YEAR_IN_WORDS.finditer(text):
+    for m in _matches(_YEAR_IN_WORDS, text, found):
         if _BEFORE_YEAR.search(line_before(text, m.start(), _CONTEXT_WIDTH)):
             yield m.start("date"), m.end("date")
 
 
-def _seasons(text: str) -> Iterator[Span]:
-    for m in _SEASON.finditer(text):
+def _seasons(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_SEASON, text, found):
         yield m.start("date"), m.end("date")
 
 
-def _named_days(text: str) -> Iterator[Span]:
-    for m in _HOLIDAY.finditer(text):
+def _named_days(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_HOLIDAY, text, found):
         yield m.start(), m.end()
-    for m in _DECADE.finditer(text):
+    for m in _matches(_DECADE, text, found):
         yield m.start("date"), m.end("date")
 
 
-def _years(text: str) -> Iterator[Span]:
-    for m in _YEAR.finditer(text):
+def _years(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_YEAR, text, found):
         start = m.start("date")
         if m.group("date")[:1].isdigit() and not _BEFORE_YEAR.search(line_before(text, start, _CONTEXT_WIDTH)):
             continue
@@ -254,7 +365,7 @@ def _years(text: str) -> Iterator[Span]:
 
 
 # Most complete form first: a span overlapping one found earlier is dropped.
-_FINDERS: tuple[Callable[[str], Iterator[Span]], ...] = (
+_FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _in_words,
     _two_months,
     _written,
@@ -273,6 +384,7 @@ _FINDERS: tuple[Callable[[str], Iterator[Span]], ...] = (
 
 def find_dates(text: str) -> Iterator[Match]:
     """Dates (see the module docstring for the forms found)."""
-    found = [span for finder in _FINDERS for span in finder(text)]
+    where = anchors(text)
+    found = [span for finder in _FINDERS for span in finder(text, where)]
     for start, end in sorted(found[i] for i in first_fit(found)):
         yield start, end, DATE

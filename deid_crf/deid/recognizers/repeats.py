@@ -24,7 +24,7 @@ that had them. Person names have their own propagation
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from deid_crf.deid.audit import identifies, identifying_tokens
@@ -56,8 +56,19 @@ def propagate_places(text: str, spans: Sequence[PHISpan], types: Sequence[str] =
     if not wanted:
         return list(spans)
     coverage = Coverage((s.start, s.end) for s in spans)
+    # The words of a phrase are whole runs of letters of the text (a phrase starts and
+    # ends at a run's edge), so a phrase holds a wanted word only if one of these
+    # occurrences lies in it: the others are passed over without looking at their words.
+    occurrences = _letter_runs(wanted).finditer(text)
+    next_occurrence = next(occurrences, None)
     added = []
     for phrase in _PHRASE.finditer(text):
+        while next_occurrence is not None and next_occurrence.start() < phrase.start():
+            next_occurrence = next(occurrences, None)
+        if next_occurrence is None:
+            break
+        if next_occurrence.end() > phrase.end():
+            continue
         words = list(_WORD.finditer(phrase.group()))
         found = [w for w in words if w.group() in wanted]
         if not found or any(w.group() not in wanted and identifies(w.group()) for w in words):
@@ -67,6 +78,11 @@ def propagate_places(text: str, spans: Sequence[PHISpan], types: Sequence[str] =
             origin = wanted[found[0].group()]
             added.append(PHISpan(start, end, origin.type, origin.confidence, PROPAGATED))
     return sorted([*spans, *added]) if added else list(spans)
+
+
+def _letter_runs(words: Iterable[str]) -> re.Pattern[str]:
+    """Whole runs of letters (what :data:`_WORD` finds) that are one of ``words``."""
+    return re.compile(rf"(?<![^\W\d_])(?:{'|'.join(map(re.escape, sorted(words, key=len, reverse=True)))})(?![^\W\d_])")
 
 
 # An acronym in brackets right after a hospital's or health centre's name defines it:
