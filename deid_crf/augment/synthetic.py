@@ -42,18 +42,54 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from deid_crf.augment.builder import NoteBuilder
 from deid_crf.augment.case import draw_case
 from deid_crf.augment.formats import FORMATS
-from deid_crf.augment.values import Lexicon, weighted
+from deid_crf.augment.values import Lexicon, chance, weighted
 from deid_crf.text.document import Document
 
-# Some notes are typed all in lower case or printed all in capitals by old systems.
-WHOLE_NOTE_CASE = (("as_is", 92), ("lower", 4), ("upper", 4))
+# Some notes are typed all in lower case or printed all in capitals by old systems, some
+# without accents (legacy systems print capitals without them), some in a hurry with typos.
+WHOLE_NOTE_CASE = (
+    ("as_is", 84),
+    ("lower", 4),
+    ("upper", 3),
+    ("upper_no_accents", 3),
+    ("no_accents", 3),
+    ("typos", 3),
+)
+_ACCENTS = str.maketrans("áéíóúàèòÁÉÍÓÚÀÈÒ", "aeiouaeoAEIOUAEO")
+_WORD = re.compile(r"[^\W\d_]{5,}")
+
+
+def strip_accents(text: str) -> str:
+    """``text`` without acute and grave accents (``ñ`` and ``ü`` kept, as people type them)."""
+    return text.translate(_ACCENTS)
+
+
+def typo_writer(rng: random.Random, rate: float = 0.06) -> Callable[[str], str]:
+    """A rewriter that puts a typo in about ``rate`` of the words of five letters or more:
+    two letters swapped, one dropped or one doubled. Inside a word only, so words keep
+    their boundaries and a span its tokens (G4: a mention is annotated as written)."""
+
+    def one(match: re.Match[str]) -> str:
+        word = match.group()
+        if rng.random() >= rate:
+            return word
+        i = rng.randint(1, len(word) - 3)
+        kind = rng.choice(["swap", "drop", "double"])
+        if kind == "swap":
+            return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        if kind == "drop":
+            return word[:i] + word[i + 1 :]
+        return word[: i + 1] + word[i] + word[i + 1 :]
+
+    return lambda text: _WORD.sub(one, text)
 
 
 def note_rng(seed: int, index: int) -> random.Random:
@@ -81,8 +117,13 @@ def generate_note(seed: int, index: int, lexicon: Lexicon | None = None, format_
     builder = NoteBuilder()
     write(case, builder)
     mode = weighted(rng, WHOLE_NOTE_CASE)
-    if mode != "as_is":
-        builder.recase_all(mode)
+    if mode in ("upper_no_accents", "no_accents"):
+        builder.rewrite_all(strip_accents)
+    if mode == "typos":
+        builder.rewrite_all(strip_accents if chance(rng, 0.5) else str)
+        builder.rewrite_all(typo_writer(rng))
+    if mode in ("lower", "upper", "upper_no_accents"):
+        builder.recase_all("upper" if mode == "upper_no_accents" else mode)
     return builder.document(f"synthetic-{seed}-{index:05d}")
 
 
