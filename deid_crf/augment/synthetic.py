@@ -8,7 +8,10 @@ formats, as the product of three independent parts:
   emergency and triage notes, SOAP progress notes, nursing records, radiology,
   pathology and laboratory reports, prescriptions, consent forms, primary-care
   notes, social-work reports, medical certificates, e-mails between professionals,
-  and generic layouts (``|`` tables, ``CAMPO.....: valor`` sheets, free narrative).
+  and generic layouts (``|`` tables, ``CAMPO.....: valor`` sheets, free narrative);
+  and (:mod:`deid_crf.augment.more_formats`) handover lists, dictations, pedigrees,
+  Catalan/Galician/Basque notes, medico-legal reports, surgical protocols and
+  free-text evolution sheets.
   Each has variants of its own, and the shared sections
   (:mod:`deid_crf.augment.sections`) vary their labels (``Paciente:``,
   ``PACIENTE.......:``, ``Nombre y apellidos:``), order, punctuation and case;
