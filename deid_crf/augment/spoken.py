@@ -6,8 +6,7 @@ cinco`` or ``2 3 4 5``), a phone in pairs or one digit at a time. The surfaces h
 whole PHI spans (guideline G4: annotated as written); the dictation commands around
 them (``coma``, ``punto``, ``punto y aparte``) stay plain text.
 
-No library in the project's dependencies writes Spanish numbers in words, so
-:func:`number_words` is written here; its output is what the rule layer's reader
+The words come from ``num2words``; they are what the rule layer's reader
 (:mod:`deid_crf.deid.recognizers.number_words`) parses back, and a test checks that.
 """
 
@@ -16,46 +15,19 @@ from __future__ import annotations
 import random
 from datetime import date
 
+from num2words import num2words
+
 from deid_crf.augment.values import chance, weighted
 from deid_crf.gazetteers.spanish import MONTHS, WEEKDAYS
 
-_BELOW_THIRTY = (
-    "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
-    "diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro veinticinco "
-    "veintiséis veintisiete veintiocho veintinueve"
-).split()
-_TENS = {3: "treinta", 4: "cuarenta", 5: "cincuenta", 6: "sesenta", 7: "setenta", 8: "ochenta", 9: "noventa"}
-_HUNDREDS = {
-    1: "ciento",
-    2: "doscientos",
-    3: "trescientos",
-    4: "cuatrocientos",
-    5: "quinientos",
-    6: "seiscientos",
-    7: "setecientos",
-    8: "ochocientos",
-    9: "novecientos",
-}
-
 
 def number_words(n: int) -> str:
-    """``n`` (0-9999) in Spanish words: 21 → ``veintiuno``, 1983 → ``mil novecientos
-    ochenta y tres``, 2025 → ``dos mil veinticinco``."""
+    """``n`` (0-9999) in Spanish words, as ``num2words`` writes them: 21 →
+    ``veintiuno``, 1983 → ``mil novecientos ochenta y tres``, 2025 → ``dos mil
+    veinticinco``."""
     if not 0 <= n <= 9999:
         raise ValueError(f"number_words covers 0-9999, not {n}")
-    if n < 30:
-        return _BELOW_THIRTY[n]
-    if n < 100:
-        tens, unit = divmod(n, 10)
-        return _TENS[tens] + (f" y {_BELOW_THIRTY[unit]}" if unit else "")
-    if n < 1000:
-        hundreds, rest = divmod(n, 100)
-        if n == 100:
-            return "cien"
-        return _HUNDREDS[hundreds] + (f" {number_words(rest)}" if rest else "")
-    thousands, rest = divmod(n, 1000)
-    head = "mil" if thousands == 1 else f"{number_words(thousands)} mil"
-    return head + (f" {number_words(rest)}" if rest else "")
+    return num2words(n, lang="es")
 
 
 def spoken_date(rng: random.Random, d: date, weekday: bool = False) -> str:
@@ -86,7 +58,7 @@ def spoken_digits(rng: random.Random, number: str) -> str:
         return " ".join(
             number_words(int(p)) if not p.startswith("0") else f"cero {number_words(int(p[1]))}" for p in pairs
         )
-    return " ".join(_BELOW_THIRTY[int(ch)] for ch in digits_only)
+    return " ".join(number_words(int(ch)) for ch in digits_only)
 
 
 def spoken_phone(rng: random.Random, national: str) -> str:
@@ -95,5 +67,5 @@ def spoken_phone(rng: random.Random, national: str) -> str:
     digits_only = "".join(ch for ch in national if ch.isdigit())
     if chance(rng, 0.5):
         return spoken_digits(rng, digits_only)
-    head = " ".join(_BELOW_THIRTY[int(ch)] for ch in digits_only[:3])
+    head = " ".join(number_words(int(ch)) for ch in digits_only[:3])
     return f"{head} {spoken_digits(rng, digits_only[3:])}"
