@@ -20,7 +20,7 @@ from deid_crf.augment import spoken as SP
 from deid_crf.augment.builder import NoteBuilder, Span
 from deid_crf.augment.case import draw_case
 from deid_crf.augment.formats import FORMATS
-from deid_crf.augment.synthetic import generate_note, strip_accents, typo_writer
+from deid_crf.augment.synthetic import FORMAT_SETS, generate_note, strip_accents, typo_writer
 from deid_crf.augment.values import Lexicon
 from deid_crf.deid.recognizers.number_words import value
 from deid_crf.text.document import Document
@@ -46,7 +46,8 @@ def many(format_writer, n: int = 25) -> list[Document]:
 
 
 def test_new_formats_are_registered_and_deterministic():
-    assert set(M.MORE_FORMATS) <= set(FORMATS)
+    assert set(M.MORE_FORMATS) <= set(FORMAT_SETS["extended"][0])
+    assert not set(M.MORE_FORMATS) & set(FORMATS)  # not in the default model's set
     for name in M.MORE_FORMATS:
         first = [generate_note(7, i, format_name=name) for i in range(5)]
         assert first == [generate_note(7, i, format_name=name) for i in range(5)], name
@@ -205,3 +206,15 @@ def test_accents_and_typos_keep_spans_exact():
     builder.add(*[Span(note.text[e.start : e.end], e.type) for e in note.entities[:5]])
     builder.rewrite_all(typo_writer(random.Random(1), rate=1.0))
     assert all(e.end > e.start for e in builder.document("y").entities)
+
+
+def test_the_base_set_is_the_default_and_draws_no_extended_format():
+    from deid_crf.augment.synthetic import format_of, generate_notes
+
+    base = [format_of(0, i) for i in range(400)]
+    extended = [format_of(0, i, "extended") for i in range(400)]
+    assert not set(base) & set(M.MORE_FORMATS)
+    assert set(extended) & set(M.MORE_FORMATS)
+    assert generate_notes(3, 0) == generate_notes(3, 0, formats="base")
+    with pytest.raises(ValueError, match="unknown synthetic format set 'all'"):
+        generate_notes(1, 0, formats="all")

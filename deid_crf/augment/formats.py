@@ -16,7 +16,6 @@ from deid_crf.augment import tables as T
 from deid_crf.augment import values as V
 from deid_crf.augment.builder import NoteBuilder, Part, Span, recase
 from deid_crf.augment.case import Case, Clinician
-from deid_crf.augment.more_formats import MORE_FORMATS
 from deid_crf.augment.sections import field, heading, say
 from deid_crf.augment.values import chance, weighted
 
@@ -1244,5 +1243,4 @@ FORMATS: dict[str, tuple[Format, float]] = {
     "listado": (ward_list, 3),
     "ficha_administrativa": (admin_form, 4),
     "narrativa": (narrative, 6),
-    **MORE_FORMATS,
 }
