@@ -145,16 +145,18 @@ def test_ngram_check_finds_a_shared_sequence():
     )
 
 
-def test_no_eight_token_sequence_of_the_notes_is_in_the_synthetic_notes():
+@pytest.mark.parametrize("formats", ["base", "extended"])
+def test_no_eight_token_sequence_of_the_notes_is_in_the_synthetic_notes(formats):
     """The synthetic note generator (no MEDDOCAN data needed) shares no 8-token sequence
-    with the notes, at the size the default training config generates."""
+    with the notes, at the size the default training config generates, with either
+    format set."""
     from deid_crf.augment import training_documents
 
     data = default_data_config()
     paths = sorted(NOTES.glob("markup/*/*.md"))
     assert {p.parent.name for p in paths} == set(SPLITS)
     notes = [parse_markup(p.read_text(encoding="utf-8"), p.name)[0] for p in paths]
-    synthetic = training_documents([], replace(data, rewrite=0.0))
+    synthetic = training_documents([], replace(data, rewrite=0.0, synthetic_formats=formats))
     assert len(synthetic) == data.synthetic > 0
     shared = len(ngrams(notes) & ngrams([doc.text for doc in synthetic]))
     assert shared == 0, f"{shared} shared {NGRAM}-token sequences"  # a count: pytest never prints the text

@@ -32,5 +32,5 @@ def training_documents(documents: Sequence[Document], data: DataConfig) -> list[
     if data.synthetic:
         from deid_crf.augment.synthetic import generate_notes
 
-        out += generate_notes(data.synthetic, seed=data.augment_seed)
+        out += generate_notes(data.synthetic, seed=data.augment_seed, formats=data.synthetic_formats)
     return out

@@ -11,7 +11,7 @@ can never shift an entity.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple, TypeAlias
 
 from deid_crf.text.document import Document, Entity
@@ -106,6 +106,20 @@ class NoteBuilder:
     def recase_all(self, mode: str) -> NoteBuilder:
         """Every piece written so far in ``mode`` case (see :func:`recase`)."""
         self._pieces = list(flatten(recase(self._pieces, mode)))
+        return self
+
+    def rewrite_all(self, rewrite: Callable[[str], str]) -> NoteBuilder:
+        """Every piece written so far passed through ``rewrite`` (accents dropped, typos):
+        offsets are computed only in :meth:`document`, so a change of length is safe. A
+        span whose rewritten surface would be malformed keeps its text."""
+        pieces: list[str | Span] = []
+        for piece in self._pieces:
+            if isinstance(piece, Span):
+                new = rewrite(piece.text)
+                pieces.append(Span(new, piece.type) if new and new == new.strip() and "\n" not in new else piece)
+            else:
+                pieces.append(rewrite(piece))
+        self._pieces = pieces
         return self
 
     def tail(self, n: int) -> str:

@@ -858,6 +858,11 @@ def _spanish_number(rng: random.Random, mobile: bool, province_code: str | None)
     return "600" + digits(rng, 6)
 
 
+def national_number(rng: random.Random, mobile: bool = True, province_code: str | None = None) -> str:
+    """A valid Spanish national number, digits only (for forms that write it their own way)."""
+    return _spanish_number(rng, mobile, province_code)
+
+
 def _grouped(rng: random.Random, national: str) -> str:
     a = national
     if a.startswith(("91", "93")):
