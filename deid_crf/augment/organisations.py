@@ -242,7 +242,6 @@ POLICE = (
     "Ertzaintza",
     "Mossos d'Esquadra",
     "Policía Foral",
-    "Punto Municipal del Observatorio Regional de la Violencia de Género de {town}",
     "Oficina de Asistencia a las Víctimas del Delito de {province}",
     "SUMMA 112",
     "SAMUR",
