@@ -44,7 +44,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at
+from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
@@ -104,16 +104,11 @@ def _phrase_starts(text: str) -> Iterator[int]:
     next_start = 0
     for m in _KIN_AT.finditer(text):
         i = m.start()
-        for is_skipped in (str.isspace, _is_word_char, str.isspace, _is_word_char, str.isspace):
+        for is_skipped in (str.isspace, is_word_char, str.isspace, is_word_char, str.isspace):
             while i and is_skipped(text[i - 1]):
                 i -= 1
         yield from range(max(i - 1, next_start), m.start() + 1)
         next_start = m.start() + 1
-
-
-def _is_word_char(char: str) -> bool:
-    """What ``\\w`` matches (``re`` on a str: alphanumerics and the underscore)."""
-    return char.isalnum() or char == "_"
 
 
 _ARTICLE = re.compile(rf"(?:un|una|unos|unas|su|sus|el|la|los|las|mi|mis){SP}+(?={_KIN_WORD}\b)", re.IGNORECASE)
