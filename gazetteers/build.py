@@ -104,12 +104,27 @@ MEDDOCAN_GAZETTEER = Source(
 )
 
 
-def _faker_source() -> Source:
+def _version(package: str) -> str:
     try:
-        version = importlib.metadata.version("faker")
+        return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
-        version = "not installed"
+        return "not installed"
+
+
+def _faker_source() -> Source:
+    version = _version("faker")
     return Source("", f"PyPI faker {version} (es_ES providers)", f"faker=={version}", "MIT", "Faker (joke2k/faker)")
+
+
+def _pycountry_source() -> Source:
+    version = _version("pycountry")
+    return Source(
+        "",
+        f"PyPI pycountry {version} (ISO 3166-1 names and the iso-codes translations)",
+        f"pycountry=={version}",
+        "LGPL-2.1-or-later (iso-codes data and translations, via pycountry)",
+        "Debian iso-codes project (salsa.debian.org/iso-codes-team/iso-codes), packaged by pycountry",
+    )
 
 
 # ----------------------------------------------------------------------------- readers
@@ -316,6 +331,31 @@ def meddocan_streets(folder: Path, street_forms: frozenset[tuple[str, ...]] = fr
     return names
 
 
+# Languages of the notes besides Spanish: Catalan, Galician and Basque. Not English:
+# in Spanish notes English names are mostly a manufacturer's address ("Straumann,
+# Switzerland"), which MEDDOCAN does not annotate.
+COUNTRY_LANGUAGES = ("ca", "gl", "eu")
+
+
+def _pycountry_lists() -> dict[str, Entries]:
+    """``countries_other_languages``: every ISO 3166-1 country's name, common name and
+    official name in :data:`COUNTRY_LANGUAGES` (``Xina``, ``Alemaña``, ``Frantzia``);
+    inverted forms such as ``Corea, República de`` are left out."""
+    import gettext
+
+    import pycountry
+
+    names: list[str] = []
+    for language in COUNTRY_LANGUAGES:
+        translate = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[language]).gettext
+        for country in pycountry.countries:
+            for field in ("name", "common_name", "official_name"):
+                name = getattr(country, field, None)
+                if name:
+                    names.append(translate(name))
+    return {"countries_other_languages": [n for n in names if "," not in n and "(" not in n]}
+
+
 def _faker_lists() -> dict[str, Entries]:
     from faker.providers.address.es_ES import Provider as Address
     from faker.providers.job.es_ES import Provider as Job
@@ -338,7 +378,7 @@ class ListSpec:
     description: str
     source: Source
     files: tuple[str, ...]
-    read: Callable[[Path], Entries] | None  # None: from the Faker package
+    read: Callable[[Path], Entries] | None  # None: from an installed package (Faker, pycountry)
     committed: bool
 
 
@@ -359,6 +399,8 @@ def catalogue() -> list[ListSpec]:
                  CODEFORSPAIN, ("autonomias.csv",), autonomous_communities, True),
         ListSpec("countries", "country", "country names in Spanish (es, es-419)", COUNTRY_LIST,
                  ("country_es.csv", "country_es_419.csv"), countries, True),
+        ListSpec("countries_other_languages", "country", "country names in Catalan, Galician and Basque",
+                 _pycountry_source(), (), None, True),
         ListSpec("street_types", "street_type", "street types and abbreviations", LIBPOSTAL, ("street_types.txt",),
                  street_types, True),
         ListSpec("address_units", "address_unit", "floor/door/unit words of addresses", LIBPOSTAL,
@@ -434,12 +476,16 @@ def _street_forms(sources: Path) -> frozenset[tuple[str, ...]]:
 def build(sources: Path, out: Path, use_faker: bool = True, log: Callable[[str], None] = print) -> dict:
     """Build every list whose source is present into ``out``; returns the manifest."""
     out.mkdir(parents=True, exist_ok=True)
-    faker_lists: dict[str, Entries] | None = None
+    package_lists: dict[str, Entries] = {}
     if use_faker:
         try:
-            faker_lists = _faker_lists()
+            package_lists.update(_faker_lists())
         except ImportError:
             log("skipped faker_*: the faker package is not installed")
+    try:
+        package_lists.update(_pycountry_lists())
+    except ImportError:
+        log("skipped countries_other_languages: the pycountry package is not installed")
     manifest: dict = {
         "generated_by": "python -m deid_crf.gazetteers.build (make gazetteers)",
         "format": "one entry per line, original spelling; *.tsv: entry<TAB>frequency band",
@@ -452,9 +498,9 @@ def build(sources: Path, out: Path, use_faker: bool = True, log: Callable[[str],
             stale.unlink(missing_ok=True)
         folder = sources / spec.source.folder
         if spec.read is None:
-            if faker_lists is None:
+            if spec.name not in package_lists:
                 continue
-            entries = faker_lists[spec.name]
+            entries = package_lists[spec.name]
             inputs = {}
         else:
             missing = [f for f in spec.files if not (folder / f).is_file()]

@@ -387,3 +387,22 @@ def test_pickled_gazetteer_carries_no_document_tokens(gaz):
     data = pickle.dumps(gaz)
     assert b"Zebulonio" not in data and b"Quirtanilla" not in data
     assert features("Hospital Clínic", pickle.loads(data))[1]["gaz_hospital"] == ["B", "I"]
+
+
+def test_country_names_in_the_other_languages_of_the_notes():
+    names = set(gbuild._pycountry_lists()["countries_other_languages"])
+    # Catalan, Galician, Basque forms of the same countries
+    assert {"Xina", "Marroc", "Alemaña", "Marrocos", "Frantzia", "Txina", "Errumania"} <= names
+    assert not any("," in n or "(" in n for n in names)  # "Corea, República de" is left out
+    assert "Switzerland" not in names  # not English (see COUNTRY_LANGUAGES)
+
+
+def test_the_committed_country_list_is_what_the_build_writes(tmp_path):
+    lists = Path(gbuild.__file__).parent / "lists"
+    built_with = json.loads((lists / "SOURCES.json").read_text())["lists"]["countries_other_languages"]
+    if built_with["source"]["commit"] != gbuild._pycountry_source().commit:
+        pytest.skip(f"the list was built with {built_with['source']['commit']}, not the installed pycountry")
+    entries = gbuild.finalize(gbuild._pycountry_lists()["countries_other_languages"])
+    gbuild.write_list(tmp_path / "c.txt", entries)
+    committed = lists / "countries_other_languages.txt"
+    assert (tmp_path / "c.txt").read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")

@@ -32,6 +32,8 @@ from deid_crf.deid.recognizers.national_ids import (
 )
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
+    countries_by_name,
+    find_country_names,
     find_home_places,
     find_neighbourhoods,
     split_at_slashes,
@@ -364,6 +366,48 @@ def test_a_place_in_brackets_after_a_country_is_a_town():
         ("Perú", "PAIS"),
         ("Cusco", "TERRITORIO"),
         ("Lugo", "TERRITORIO"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("pacient de Romania (Bacău), temporer", ["Romania"]),  # Catalan, no accent
+        ("FAMILIA ORIGINARIA DE WENZHOU (CHINA). LLEGO DE CHINA", ["CHINA", "CHINA"]),
+        ("Telf. +33 6 42 (Baiona, Frantzia)", ["Frantzia"]),  # Basque
+        ("viviu en Alemaña e Marrocos", ["Alemaña", "Marrocos"]),  # Galician
+        ("Nacida en la República Dominicana y vive en España.", ["República Dominicana", "España"]),
+        ("de Guinea-Bisáu, luego Guinea Ecuatorial", ["Guinea-Bisáu", "Guinea Ecuatorial"]),
+        # lower case is a word ("una china en el zapato"), not a name
+        ("una china en el zapato; cuba de agua", []),
+        # a Spanish town or a given name: left to the model
+        ("Provincia: Granada. Nombre: Montserrat. Israel acude", []),
+        # the Spanish adjective, which Galician "Alemaña" normalises to
+        ("de nacionalidad Alemana", []),
+        # a stain and a disease named after a country
+        ("tinción de rojo Congo; fiebre de Malta", []),
+        # part of a longer word
+        ("Perúes, Chinatown", []),
+    ],
+)
+def test_country_names_in_any_of_the_notes_languages(text, expected):
+    assert texts(find_country_names, text) == expected
+
+
+def test_country_names_fill_gaps_and_retype_territories():
+    text = "Natural de Marruecos, vive en Calle Portugal 3; viaja a FRANCIA y a Rumanía."
+    calle, marruecos, francia = text.index("Calle"), text.index("Marruecos"), text.index("FRANCIA")
+    spans = [
+        PHISpan(marruecos, marruecos + 9, "TERRITORIO", 0.6, MODEL),  # exactly a country: retyped
+        PHISpan(calle, calle + len("Calle Portugal 3"), "CALLE", 0.9, MODEL),  # covers a country: kept
+        PHISpan(francia, francia + 7, "PAIS", 0.9, MODEL),  # already found: unchanged
+    ]
+    out = [(text[s.start : s.end], s.type, s.source) for s in countries_by_name(text, spans)]
+    assert out == [
+        ("Marruecos", "PAIS", RULE),
+        ("Calle Portugal 3", "CALLE", MODEL),
+        ("FRANCIA", "PAIS", MODEL),
+        ("Rumanía", "PAIS", RULE),
     ]
 
 
