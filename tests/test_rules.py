@@ -276,6 +276,8 @@ def test_a_weekday_opens_a_date_in_figures(text, expected):
         ("Su hijo Iñaki, de 12 años.", ["hijo"]),  # after a name and a comma the age is its own span
         ("Vive amb la seva germana i dos fills.", ["germana", "dos fills"]),
         ("o seu fillo e a súa nai", ["fillo", "nai"]),
+        ("non se comente nada coa sogra; os dous fillos e o cunhado", ["sogra", "dous fillos", "cunhado"]),
+        ("Ho sap la sogra i les dues filles.", ["sogra", "dues filles"]),
         ("Una solución madre de 3 años de vida útil", []),
     ],
 )

@@ -63,14 +63,14 @@ _KIN_WORDS = (
     # "alaba"); words that are also ordinary Spanish or mean "woman" or "man" left out
     # (dona, home, muller, ama).
     *("mare", "pare", "fill", "filla", "fills", "filles", "germà", "germana", "germans", "germanes", "marit", "avi"),
-    *("àvia", "néta?", "néts", "oncles?", "cosina?", "nebot", "neboda", "nebots", "sogre", "gendre", "cunyat"),
+    *("àvia", "néta?", "néts", "oncles?", "cosina?", "nebot", "neboda", "nebots", "sogres?", "sogra", "gendre", "cunyat"),
     *("cunyada", "nai", "pai", "fill[oa]s?", "irmán", "irmá", "irmáns", "irmás", "avó", "avoa", "avós"),
-    *("sobriñ[oa]s?", "curmán", "curmá", "sogro", "xenro"),
+    *("sobriñ[oa]s?", "curmán", "curmá", "sogr[oa]s?", "xenro", "cunhad[oa]s?"),
     *("aita", "alaba", "semea", "anaia", "ahizpa", "arreba", "senarra", "emaztea", "amona", "aitona"),
 )
 _KIN_WORD = by_first_letter(_KIN_WORDS)
 KIN_WORD = _KIN_WORD  # a kinship word, as a pattern (other recognizers' guards)
-_NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|\d{1,2})"
+_NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|dous|dúas|dues|catro|quatre|\d{1,2})"
 _QUALIFIER = (
     r"(?:mayor|menor|mayores|menores|pequeñ[oa]s?|median[oa]|únic[oa]|gemel[oa]s?|mellizos?"
     r"|matern[oa]s?|patern[oa]s?|políticos?|política)"
