@@ -340,3 +340,32 @@ def test_an_age_later_in_a_relatives_sentence(text, want):
     spans = model(text, (age, AGE))
     out = relatives(text, spans)
     assert [s.type for s in out if text[s.start : s.end] == age] == [want]
+
+
+@pytest.mark.parametrize(
+    ("text", "job", "expected"),
+    [
+        ("Trabaja como auxiliar de ayuda a domicilio.", "auxiliar de ayuda", "auxiliar de ayuda a domicilio"),
+        ("su hija, estudiante de Enfermería, vive", "estudiante", "estudiante de Enfermería"),
+        ("monitora de deporte escolar", "monitora", "monitora de deporte"),  # a preposition each time
+        # the cue after the job, a capitalised word after a job that is not of study, "a" elsewhere
+        ("Mecánico de profesión, jubilado", "Mecánico", "Mecánico"),
+        ("camarero de Casa Paco", "camarero", "camarero"),
+        ("conductor a tiempo parcial", "conductor", "conductor"),
+    ],
+)
+def test_a_job_runs_on_over_its_complement(text, job, expected):
+    from deid_crf.deid.recognizers.work import professions_with_their_complement
+
+    start = text.index(job)
+    spans = [PHISpan(start, start + len(job), "PROFESION", 0.8, MODEL)]
+    (out,) = professions_with_their_complement(text, spans)
+    assert text[out.start : out.end] == expected
+
+
+def test_a_job_stops_at_the_next_span():
+    from deid_crf.deid.recognizers.work import professions_with_their_complement
+
+    text = "auxiliar de enfermería del Hospital Clínico"
+    spans = [PHISpan(0, 8, "PROFESION", 0.8, MODEL), PHISpan(12, 22, "TERRITORIO", 0.5, MODEL)]
+    assert professions_with_their_complement(text, spans) == spans

@@ -91,6 +91,7 @@ from deid_crf.deid.recognizers.work import (
     find_employers,
     find_professions,
     professions_in_apposition,
+    professions_with_their_complement,
 )
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, PARTICLES, SPECIALTY_WORDS, normalize
 from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
@@ -392,6 +393,7 @@ class RuleLayer:
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))
+            spans = professions_with_their_complement(text, spans)
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:

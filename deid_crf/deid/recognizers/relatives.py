@@ -63,7 +63,20 @@ _KIN_WORDS = (
     # "alaba"); words that are also ordinary Spanish or mean "woman" or "man" left out
     # (dona, home, muller, ama).
     *("mare", "pare", "fill", "filla", "fills", "filles", "germà", "germana", "germans", "germanes", "marit", "avi"),
-    *("àvia", "néta?", "néts", "oncles?", "cosina?", "nebot", "neboda", "nebots", "sogres?", "sogra", "gendre", "cunyat"),
+    *(
+        "àvia",
+        "néta?",
+        "néts",
+        "oncles?",
+        "cosina?",
+        "nebot",
+        "neboda",
+        "nebots",
+        "sogres?",
+        "sogra",
+        "gendre",
+        "cunyat",
+    ),
     *("cunyada", "nai", "pai", "fill[oa]s?", "irmán", "irmá", "irmáns", "irmás", "avó", "avoa", "avós"),
     *("sobriñ[oa]s?", "curmán", "curmá", "sogr[oa]s?", "xenro", "cunhad[oa]s?"),
     *("aita", "alaba", "semea", "anaia", "ahizpa", "arreba", "senarra", "emaztea", "amona", "aitona"),

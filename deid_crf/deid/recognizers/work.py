@@ -184,6 +184,40 @@ def professions_in_apposition(text: str, spans: Sequence[PHISpan]) -> list[PHISp
     return sorted(out)
 
 
+# A job's complement that the model cut off (``auxiliar de ayuda`` + ``a domicilio``,
+# ``estudiante`` + ``de Enfermería``): MEDDOCAN train keeps it in the span
+# (``auxiliar de enfermería``, ``monitora de deporte``, ``jugador de fútbol``).
+_COMPLEMENT = re.compile(rf"{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las|a){SP}+(?P<word>{_WORD})")
+# Jobs whose complement is a field of study, which notes write capitalised.
+_STUDY_JOBS = frozenset("estudiante alumno alumna licenciado licenciada graduado graduada profesor profesora".split())
+# "Mecánico de profesión": the cue, not a complement.
+_NOT_COMPLEMENT = _STOP | {"profesión", "profesió", "oficio", "ocupación"}
+
+
+def professions_with_their_complement(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) with each PROFESION span run on over the
+    complements after it (``de`` or ``a`` and a lower-case content word; after a job
+    of study, one capitalised field), up to the next span."""
+    out = list(spans)
+    for i, span in enumerate(spans):
+        if span.type != PROFESSION:
+            continue
+        limit = spans[i + 1].start if i + 1 < len(spans) else len(text)
+        end = span.end
+        last_word = text[span.start : span.end].split()[-1].lower()
+        while (m := _COMPLEMENT.match(text, end)) and m.end() <= limit:
+            word = m.group("word")
+            field = end == span.end and last_word in _STUDY_JOBS and word[:1].isupper() and word[1:].islower()
+            if not (word.islower() and word not in _NOT_COMPLEMENT or field):
+                break
+            if m.group().split()[0] == "a" and word != "domicilio":
+                break  # "a" only in "ayuda a domicilio": "auxiliar a tiempo parcial" stops
+            end = m.end()
+        if end != span.end:
+            out[i] = PHISpan(span.start, end, PROFESSION, span.confidence, RULE)
+    return out
+
+
 _FORM = r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT)"
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*|[0-9]+)"
 _COMPANY = re.compile(
