@@ -633,6 +633,9 @@ def test_an_age_after_a_relative_without_a_kinship_word_keeps_its_type():
         ),
         ("Fdo.: Dr. Óscar Peña Roldán", "Óscar Peña Roldán", "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"),
         ("Informe realizado por Ana Soler", "Ana Soler", "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO"),
+        # a certificate is about the patient; Catalan "Pacient:"
+        ("CERTIFICO: Que D. John Clarke, de 48", "John Clarke", RELATIVE, "NOMBRE_SUJETO_ASISTENCIA"),
+        ("Pacient: Núria Puig\n", "Núria Puig", "NOMBRE_PERSONAL_SANITARIO", "NOMBRE_SUJETO_ASISTENCIA"),
         # no label right before: the model's type stays
         ("La enfermera vio a Ana Soler ayer", "Ana Soler", "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA"),
         ("Paciente acompañado por Ana Soler", "Ana Soler", RELATIVE, RELATIVE),

@@ -127,8 +127,10 @@ STAFF = "NOMBRE_PERSONAL_SANITARIO"
 _TITLE = r"(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Srta\.|Don|Doña)"
 _LABEL_END = rf"\.?{SP}*(?::|\.{{2,}}|{SP}-)?{SP}*(?:{_TITLE}{SP}*)?$"
 _PATIENT_LABEL = re.compile(
-    rf"(?<!\w)(?:paciente|pac|enferm[oa]|usuari[oa]|nombre|nombre{SP}+del{SP}+paciente"
-    rf"|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre){_LABEL_END}",
+    rf"(?<!\w)(?:paciente|pacient|pac|enferm[oa]|usuari[oa]|nombre|nombre{SP}+del{SP}+paciente"
+    rf"|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre"
+    # a certificate is about the patient: "CERTIFICO: Que D. …"
+    rf"|certific[oa]{SP}*:?{SP}*que){_LABEL_END}",
     re.IGNORECASE,
 )
 _STAFF_ROLE = (
