@@ -1,10 +1,11 @@
 """The rule layer's shortcuts find what the full search finds.
 
 Each shortcut skips work that cannot match (a kinship phrase is only tried near a
-kinship word, phonenumbers only on lines with a digit, a Basque pattern only in a
-text with its head word, a long alternation grouped by first letter, a date pattern
-only where a month, weekday, number word or digit lets it begin, a place's words
-looked for only in the phrases that hold one). These tests
+kinship word, phonenumbers only on lines with a digit and only parsing the candidates
+that could be a possible number, an identifier label only where its first letter is, a
+Basque pattern only in a text with its head word, a long alternation grouped by first
+letter, a date pattern only where a month, weekday, number word or digit lets it begin,
+a place's words looked for only in the phrases that hold one). These tests
 check that premise against the full search on texts built to sit at its edges, so a
 shortcut that would skip a real match fails here instead of losing PHI.
 """
@@ -15,12 +16,13 @@ import random
 import re
 from dataclasses import replace
 
+import phonenumbers
 import pytest
 from deid_crf.gazetteers.spanish import normalize
 from phonenumbers import Leniency, PhoneNumberMatcher
 
 from deid_crf.deid.audit import identifies, identifying_tokens
-from deid_crf.deid.recognizers import dates, institutions, relatives, repeats
+from deid_crf.deid.recognizers import dates, institutions, labelled_ids, phones, relatives, repeats
 from deid_crf.deid.recognizers.common import by_first_letter, finditer_at
 from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, find_organisations
 from deid_crf.deid.recognizers.phones import _DIGIT, find_phones
@@ -264,3 +266,154 @@ def test_places_propagated_from_the_occurrences_of_their_words_only():
         assert propagate_places(text, spans) == expected, (text, spans)
         added += len(expected) - len(spans)
     assert added > 200  # the texts do repeat the places' words
+
+
+# Pieces of phone-number candidates: digits (zeros apart, as they make an "00" prefix),
+# digits phonenumbers reads that are not ASCII (Arabic-Indic, full-width, superscript),
+# plus signs, separators, brackets, extensions, vanity letters, RFC 3966 parts.
+_PHONE_PIECES = (
+    *("6", "9", "1", "34", "0", "00", "0034", "123", "4567", "612", "345", "678", "12", "5", "2019", "100"),
+    *("\u0663", "\u0660", "\uff11", "\uff10", "\u00b2", "+", "\uff0b", "(+", "(", ")", "[", "]", " ", "  "),
+    *("-", ".", "/", "x", "X", "ext", "ext. ", "anexo ", "#", ";", ",", "TEL", "FLOWERS", "abc", "ſ"),
+    *("tel:", ";phone-context=+34", ";ext=12", "\u00a0", "\u2010", "~", "*", "h", "%", ":", "€"),
+)
+
+
+_PHONE_SEPARATORS = (" ", "", "-", ".", " ", "")
+
+
+def _phone_texts(rng: random.Random, n: int, pieces: int = 14) -> list[str]:
+    """Lines of pieces and of digit groups (one to four digits, most often what a
+    phone number is made of, and often one digit short or over)."""
+
+    def piece() -> str:
+        if rng.random() < 0.5:
+            return rng.choice(_PHONE_PIECES)
+        group = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 4)))
+        return group + rng.choice(_PHONE_SEPARATORS)
+
+    return ["".join(piece() for _ in range(rng.randint(1, pieces))) for _ in range(n)]
+
+
+def test_phone_candidates_not_parsed_cannot_be_possible_numbers():
+    # phones._cannot_be_possible is what lets phonenumbers skip a candidate: whatever
+    # it skips, parsing would not have given a possible number.
+    rng = random.Random(29)
+    skipped = kept = 0
+    for candidate in _phone_texts(rng, 20000, pieces=7):
+        if not phones._cannot_be_possible(candidate):
+            kept += 1
+            continue
+        skipped += 1
+        try:
+            number = phonenumbers.parse(candidate, "ES")
+        except phonenumbers.NumberParseException:
+            continue
+        assert not phonenumbers.is_possible_number(number), repr(candidate)
+    assert skipped > 5000 and kept > 5000  # both sides of the shortcut were tried
+
+
+def test_shortest_spanish_national_number_comes_from_the_metadata():
+    assert phones._shortest_national_number() == 9
+
+
+def test_sparing_matcher_finds_what_phonenumbers_finds():
+    rng = random.Random(31)
+    found = 0
+    for line in _phone_texts(rng, 6000):
+        stock = [(m.start, m.end, m.raw_string, m.number) for m in PhoneNumberMatcher(line, "ES", Leniency.POSSIBLE)]
+        sparing = [
+            (m.start, m.end, m.raw_string, m.number) for m in phones._SparingMatcher(line, "ES", Leniency.POSSIBLE)
+        ]
+        assert sparing == stock, repr(line)
+        found += len(stock)
+    assert found > 900  # numbers of every shape, so the comparison is not of empty lists
+
+
+def test_sparing_matcher_counts_failed_tries_as_phonenumbers_does():
+    # After max_tries failed candidates the matcher stops looking: skipping a candidate
+    # must count as a failed try, or a long line would find numbers the stock one does not.
+    line = "dosis 1, luego 2, luego 3, luego 4, luego 5; llamar al 612 345 678"
+    found = []
+    for tries in range(8):
+        stock = [m.raw_string for m in PhoneNumberMatcher(line, "ES", Leniency.POSSIBLE, max_tries=tries)]
+        sparing = [m.raw_string for m in phones._SparingMatcher(line, "ES", Leniency.POSSIBLE, max_tries=tries)]
+        assert sparing == stock, tries
+        found.append(len(stock))
+    assert found == [0] * 6 + [1] * 2  # five failed tries before the number, then it
+
+
+def _first_characters(items) -> tuple[set[str] | None, bool]:
+    """The characters a parsed pattern (``re._parser``) can open a match with (None:
+    any character), and whether it can match the empty string."""
+    from re import _constants as c
+
+    out: set[str] = set()
+    for op, value in items:
+        if op is c.LITERAL:
+            return out | {chr(value)}, False
+        if op is c.IN:
+            chars = set()
+            for kind, item in value:
+                if kind is c.LITERAL:
+                    chars.add(chr(item))
+                elif kind is c.RANGE:
+                    chars.update(chr(x) for x in range(item[0], item[1] + 1))
+                else:
+                    return None, False  # a category or a negated set: anything
+            return out | chars, False
+        if op in (c.ASSERT, c.ASSERT_NOT, c.AT):
+            continue  # consumes nothing
+        if op is c.SUBPATTERN:
+            first, empty = _first_characters(value[-1])
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            first, empty = _first_characters(value[2])
+            empty = empty or value[0] == 0
+        elif op is c.BRANCH:
+            firsts = [_first_characters(branch) for branch in value[1]]
+            if any(f is None for f, _ in firsts):
+                return None, False
+            first, empty = set().union(*(f for f, _ in firsts)), any(e for _, e in firsts)
+        else:
+            return None, False
+        if first is None:
+            return None, False
+        out |= first
+        if not empty:
+            return out, False
+    return out, True
+
+
+def test_every_identifier_label_opens_with_a_letter_looked_for_first():
+    from re import _parser
+
+    for field in labelled_ids.FIELDS:
+        first, empty = _first_characters(_parser.parse(field.label))
+        assert first is not None and not empty, field.label
+        assert {ch.lower() for ch in first} <= set(labelled_ids.LABEL_FIRST_LETTERS), field.label
+
+
+_LABEL_PIECES = (
+    *("NHC", "N.H.C.", "nhc", "H.C", "CIPA", "cipa", "TSI", "NUHSA", "DNI", "NASS", "NSS", "TSE", "Nº", "nº", "n.º"),
+    *("núm.", "NÚMERO", "historia clínica", "HISTORIA", "pasaporte", "afiliación", "seguridad social", "episodio"),
+    *("código de cita", "ID ", "id biométrico", "muestra", "Col.", "NColeg", "col·legiat", "colegiado", "CIAS"),
+    *("empleado", "socio", "federado", "licencia federativa", "huella", "serie", "participante", "usuaria"),
+    *("alta", "familia", "atestado", "autos", "exp.", "expediente", "referencia de la solicitud", "ſocio", "İD"),
+    *(": ", ":", " ", "  ", ".....", " de ", "\n", "\t", "\u00a0", "-", "x", "9", "_", "é", "HC-0045123", "2210457"),
+)
+
+
+def test_identifier_labels_looked_for_after_their_first_letter_are_every_label():
+    plain = re.compile(
+        r"(?<![^\W_])(?:"
+        + "|".join(f"(?P<f{i}>{f.label})" for i, f in enumerate(labelled_ids.FIELDS))
+        + r")(?![^\W\d_])"
+    )
+    rng = random.Random(37)
+    found = 0
+    for _ in range(5000):
+        text = "".join(rng.choice(_LABEL_PIECES) for _ in range(rng.randint(1, 12)))
+        expected = [(m.span(), m.lastgroup) for m in plain.finditer(text)]
+        assert [(m.span(), m.lastgroup) for m in labelled_ids._LABELS.finditer(text)] == expected, repr(text)
+        found += len(expected)
+    assert found > 2000  # labels of every field, so the comparison is not of empty lists

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match, by_first_letter
 from deid_crf.gazetteers.spanish import (
@@ -68,7 +69,17 @@ _TOWN = (
 _BRANCH = (
     rf"(?:{SP}+(?:Diocesana|Interparroquial|Provincial|Insular|Local|Municipal|Comarcal))?(?:{SP}+de{SP}+{_TOWN})?"
 )
-_BODY = re.compile(r"(?<![\w-])(?i:" + by_first_letter([_flexible(n) for n in _NAMES]) + r")(?![\w-])" + _BRANCH)
+
+
+# This long pattern, and those of _organisation and _health_centre, are compiled on
+# first use, not at import (about 60 ms together, most of it the list of bodies): a
+# process that never runs these recognizers (rules off, training) does not pay for
+# them.
+@cache
+def _body() -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])(?i:" + by_first_letter([_flexible(n) for n in _NAMES]) + r")(?![\w-])" + _BRANCH)
+
+
 _COUNCIL_WORDS = ("Ayuntamiento", "Ajuntament", "Concello")
 _COUNCIL = re.compile(
     rf"(?<!\w)(?:Excmo\.?{SP}+)?(?:{'|'.join(_COUNCIL_WORDS)})"
@@ -154,11 +165,18 @@ _NEXT_ITEM = (
 )
 _OTHER_BODY = r"(?!(?i:ayuntamiento|ajuntament|concello|" + "|".join(_flexible(h) for h in _HEADS) + r")\b)"
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’·.-][^\W_]+)*|\d{{1,3}})"
-_ORGANISATION = re.compile(
-    rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in sorted(set(_HEADS), key=len, reverse=True)])}))"
-    rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+)"
-    rf"{_NEXT_ITEM}{_NAME_WORD}|(?:{SP}+{_AND})+{SP}+{_NEXT_ITEM}{_OTHER_BODY}{_NAME_WORD})+)".replace("{SP}", SP)
-)
+
+
+@cache
+def _organisation() -> re.Pattern[str]:
+    heads = by_first_letter([_flexible(h) for h in sorted(set(_HEADS), key=len, reverse=True)])
+    return re.compile(
+        rf"(?<![\w-])(?P<head>(?i:{heads}))"
+        rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+)"
+        rf"{_NEXT_ITEM}{_NAME_WORD}|(?:{SP}+{_AND})+{SP}+{_NEXT_ITEM}{_OTHER_BODY}{_NAME_WORD})+)".replace("{SP}", SP)
+    )
+
+
 HEALTH_CENTRE = "CENTRO_SALUD"
 HOSPITAL = "HOSPITAL"
 # A primary-care centre's name runs on past what the model learnt from MEDDOCAN's
@@ -173,10 +191,16 @@ _CENTRE_HEADS = (
     "Consultorio",
     "Ambulatorio",
 )
-_HEALTH_CENTRE = re.compile(
-    rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})|CAP|CS|ABS|EAP)"
-    rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
-)
+
+
+@cache
+def _health_centre() -> re.Pattern[str]:
+    return re.compile(
+        rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})|CAP|CS|ABS|EAP)"
+        rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
+    )
+
+
 _BASQUE_CENTRE_WORD = "Zentroa"
 _BASQUE_HEALTH_CENTRE = re.compile(
     rf"(?<![\w-])(?:[{UPPER}][^\W\d_]+{SP}+){{1,3}}Osasun{SP}+{_BASQUE_CENTRE_WORD}(?![\w-])"
@@ -205,7 +229,7 @@ def _names_someone(m: re.Match[str]) -> bool:
 
 def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
-    for m in _ORGANISATION.finditer(text):
+    for m in _organisation().finditer(text):
         # A name in capitals goes with a head in capitals.
         if _names_someone(m) and not (m.group("head").isupper() and not m.group("name").isupper()):
             yield m.start(), m.end(), INSTITUTION
@@ -218,7 +242,7 @@ def find_health_centres(text: str) -> Iterator[Match]:
     """Primary-care centres named by a head and a proper name (``CAP …``, ``Centro de
     Salud …``, ``Consultorio Local de …``, Basque ``… Osasun Zentroa``), and Basque
     hospitals (``… Ospitalea``)."""
-    for m in _HEALTH_CENTRE.finditer(text):
+    for m in _health_centre().finditer(text):
         if _names_someone(m):
             yield m.start(), m.end(), HEALTH_CENTRE
     if _BASQUE_CENTRE_WORD in text:
@@ -272,7 +296,7 @@ _HOSPITAL_HEAD_BEFORE = re.compile(rf"(?i:hospital|clínica|policlínica|residen
 
 def find_institutions(text: str) -> Iterator[Match]:
     """Health services, national bodies and town councils named in ``text``."""
-    for m in _BODY.finditer(text):
+    for m in _body().finditer(text):
         name = m.group()
         if not any(ch.isupper() for ch in name):
             continue

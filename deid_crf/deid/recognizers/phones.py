@@ -31,10 +31,12 @@ extension is inside the span (``986413144 ext 1530``). The type is NUMERO_FAX af
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
+from functools import cache
 
 import phonenumbers
-from phonenumbers import Leniency, PhoneNumberMatcher
+from phonenumbers import Leniency, PhoneMetadata, PhoneNumberMatcher
 
 from deid_crf.deid.recognizers.common import FAX, PHONE, SP, Match, line_before, lines
 from deid_crf.text.spans import Coverage
@@ -66,6 +68,58 @@ _GLUED_AFTER = re.compile(r"\w|[/.,-]\d")
 # ``\d`` block: letters count only beside one, as a vanity number's or an extension's),
 # and most lines of a note have none: the matcher is not built for those.
 _DIGIT = re.compile(r"\d")
+_PLUS_SIGNS = ("+", "\uff0b")  # what phonenumbers reads as a "+" (its _PLUS_CHARS)
+_KEYPAD_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # a vanity number's letters, upper-cased
+
+
+@cache
+def _shortest_national_number() -> int:
+    """The fewest digits of a possible number read in region ES without an
+    international prefix; 0 (no shortcut) if ES's metadata no longer has the shape
+    :func:`_cannot_be_possible` relies on (an international prefix "00", no national
+    prefix to strip or rewrite)."""
+    metadata = PhoneMetadata.metadata_for_region(_REGION)
+    general = metadata.general_desc
+    lengths = {*(general.possible_length or ()), *(general.possible_length_local_only or ())}
+    if metadata.international_prefix != "00" or metadata.national_prefix_for_parsing or not lengths:
+        return 0
+    return min(lengths)
+
+
+def _cannot_be_possible(candidate: str) -> bool:
+    """Whether phonenumbers' ``parse(candidate, "ES")`` cannot give a possible number.
+
+    Without a ``+`` or two zeros (no "00" to dial out of Spain), the number is read as
+    a Spanish one, whose national number needs :func:`_shortest_national_number` (9)
+    digits; each comes from a character with a digit value (``unicodedata.digit``,
+    as phonenumbers normalizes them) or from a letter of a vanity number. Fewer such
+    characters: no possible number."""
+    if any(plus in candidate for plus in _PLUS_SIGNS):
+        return False
+    digits = zeros = 0
+    for char in candidate:
+        value = unicodedata.digit(char, -1)
+        if value >= 0:
+            digits += 1
+            zeros += value == 0
+        elif char.upper() in _KEYPAD_LETTERS:
+            digits += 1
+    return zeros < 2 and digits < _shortest_national_number()
+
+
+class _SparingMatcher(PhoneNumberMatcher):
+    """``PhoneNumberMatcher`` that does not parse the candidates that cannot be a
+    possible number (:func:`_cannot_be_possible`: "45", "2019", "3,5"), which are
+    most of a clinical note's numbers; it finds the same numbers, and counts the
+    same failed tries. It overrides the matcher's private ``_parse_and_verify``,
+    which every candidate and inner candidate goes through; were that name to go in
+    another phonenumbers version, the override would simply not be called."""
+
+    def _parse_and_verify(self, candidate, offset):
+        if self.leniency == Leniency.POSSIBLE and _cannot_be_possible(candidate):
+            return None
+        return super()._parse_and_verify(candidate, offset)
+
 
 # Any number of 7–15 digits right after a phone label; a bracket may close a code.
 _LABELLED_NUMBER = re.compile(rf"\(?\+?{SP}?(\d(?:\)?[ .-]?\d){{6,14}})(?![\w]|[ .-]\d)")
@@ -112,7 +166,7 @@ def _matched_numbers(text: str) -> Iterator[Match]:
     for offset, line in lines(text):
         if _DIGIT.search(line) is None:
             continue
-        for m in PhoneNumberMatcher(line, _REGION, leniency=Leniency.POSSIBLE):
+        for m in _SparingMatcher(line, _REGION, leniency=Leniency.POSSIBLE):
             start, end = offset + m.start, offset + m.end
             if _is_glued(text, start, end):
                 continue
