@@ -38,6 +38,11 @@ def found(finder, text: str) -> list[str]:
             ["diecinueve de junio de mil novecientos ochenta y tres"],
         ),
         ("a treinta y uno de diciembre de 2024.", ["treinta y uno de diciembre de 2024"]),
+        # after a day and a month, a year in words whatever follows (dictation has no stops)
+        (
+            "fecha veintiocho de enero de dos mil veinticinco paciente fernando",
+            ["veintiocho de enero de dos mil veinticinco"],
+        ),
         ("revisión en consulta el quince de abril.", ["quince de abril"]),
         ("diagnosticada en dos mil diecisiete, con", ["dos mil diecisiete"]),
         ("la última el jueves dieciséis.", ["jueves dieciséis"]),

@@ -116,7 +116,9 @@ _NOT_A_QUANTITY = (
 )
 _DATE_IN_WORDS = re.compile(
     rf"(?<!\w)(?:(?:{_WEEKDAY}),?{SP}+)?(?:{number_words.DAY_OF_MONTH}){_OF}(?:{'|'.join(_MONTH_NAMES)})"
-    rf"(?:{SP}+de(?:l)?{SP}+(?:(?:19|20)\d\d(?!\w)|{number_words.YEAR}{_NOT_A_QUANTITY}))?(?!\w)",
+    # after a day and a month the number is the year, whatever follows it ("… de dos mil
+    # veinticinco paciente …", dictated without punctuation)
+    rf"(?:{SP}+de(?:l)?{SP}+(?:(?:19|20)\d\d|{number_words.YEAR}))?(?!\w)",
     re.IGNORECASE,
 )
 _YEAR_IN_WORDS = re.compile(rf"(?<!\w)(?P<date>(?:año{SP}+)?{number_words.YEAR}){_NOT_A_QUANTITY}", re.IGNORECASE)
