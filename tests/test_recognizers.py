@@ -692,6 +692,11 @@ def test_organisations_replace_the_model_pieces_inside_them_only():
         ("Centro de Salud Los Molinos-Sur\nMédico: X", ["Centro de Salud Los Molinos-Sur"]),
         ("Consultorio Local de Valdeavellano, martes", ["Consultorio Local de Valdeavellano"]),
         ("control en Ondarroako Osasun Zentroa", ["Ondarroako Osasun Zentroa"]),
+        # mental-health centres and out-of-hours points
+        ("Osakidetza\nCSM Bombero Etxaniz · plaza", ["CSM Bombero Etxaniz"]),
+        ("SESCAM - PAC MUNERA", ["PAC MUNERA"]),
+        ("atendido en el Punto de Atención Continuada de Tomelloso", ["Punto de Atención Continuada de Tomelloso"]),
+        ("medico PAC: Dr. Ruiz", []),
         ("seguimiento en su centro de salud", []),
     ],
 )

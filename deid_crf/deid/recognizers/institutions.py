@@ -181,10 +181,14 @@ HEALTH_CENTRE = "CENTRO_SALUD"
 HOSPITAL = "HOSPITAL"
 # A primary-care centre's name runs on past what the model learnt from MEDDOCAN's
 # "Centro de Salud X": "CAP Badalona-7 La Salut", "Centro de Salud La Orotava-Dehesa".
+# Mental-health centres (CSM, USM) and out-of-hours points (PAC: Punto de Atención
+# Continuada) are primary-care centres too.
 _CENTRE_HEADS = (
     "Centro de Salud",
     "Centre de Salut",
     "Centro de Saúde",
+    "Punto de Atención Continuada",
+    "Unidad de Salud Mental",
     "Consultorio Local",
     "Consultorio Médico",
     "Consultorio Auxiliar",
@@ -196,7 +200,7 @@ _CENTRE_HEADS = (
 @cache
 def _health_centre() -> re.Pattern[str]:
     return re.compile(
-        rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})|CAP|CS|ABS|EAP)"
+        rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})|CAP|CS|ABS|EAP|CSM|USM|PAC)"
         rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
     )
 
