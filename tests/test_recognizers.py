@@ -307,6 +307,13 @@ def test_the_rule_layer_keeps_one_span_where_recognizers_agree():
         # A body's local branch is one span (M10.1); its town is not a TERRITORIO of its own.
         ("Recibe ayuda de Càritas Diocesana de Terrassa.", ["Càritas Diocesana de Terrassa"]),
         ("Avisan a la Guardia Civil y a los Mossos d’Esquadra.", ["Guardia Civil", "Mossos d’Esquadra"]),
+        # ... and so is a branch named by its province or community right after it (one or
+        # two words); a town or another word is left out
+        ("Apoyo de CEAR Euskadi y de Cáritas Bizkaia.", ["CEAR Euskadi", "Cáritas Bizkaia"]),
+        (
+            "Cáritas Getafe; Cáritas Parroquial; Cáritas Castilla-La Mancha",
+            ["Cáritas", "Cáritas", "Cáritas Castilla-La Mancha"],
+        ),
         ("Área de Movilidad del Ayuntamiento de Pamplona", ["Ayuntamiento de Pamplona"]),
         ("Serveis Socials de l'Ajuntament de Sant Cugat del Vallès.", ["Ajuntament de Sant Cugat del Vallès"]),
         # Acronyms that are words or other acronyms, governments named like their territory,

@@ -37,6 +37,7 @@ from deid_crf.gazetteers.spanish import (
     NATIONAL_BODIES,
     STREET_TYPES,
     UPPER,
+    normalize,
 )
 from deid_crf.text.spans import RULE, PHISpan
 
@@ -298,8 +299,43 @@ _SHORT = 5  # an acronym this long in lower case is a word ("sem." a week)
 _HOSPITAL_HEAD_BEFORE = re.compile(rf"(?i:hospital|clínica|policlínica|residencia){SP}+$")
 
 
+# A body's branch named by its region right after it ("Cáritas Bizkaia", "CEAR Euskadi").
+_REGION_AFTER = re.compile(
+    rf"{SP}(?P<region>[{UPPER}][^\W\d_]+(?:(?:-|{SP}|{SP}-{SP})[{UPPER}][^\W\d_]+){{0,2}})(?![\w-])"
+)
+_REGION_PART_END = re.compile(rf"(?=(?:-|{SP}|{SP}-{SP})[{UPPER}])")
+
+
+@cache
+def _regions() -> frozenset[str]:
+    """Spanish provinces, communities and islands (normalised), from the committed lists."""
+    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
+
+    files = ("provinces.txt", "autonomous_communities.txt", "islands.txt")
+    return frozenset(_region_key(name) for file in files for name in read_list(DEFAULT_DIR / file))
+
+
+def _region_key(name: str) -> str:
+    """``Castilla - La Mancha`` and ``Castilla-La Mancha`` alike."""
+    return re.sub(r"\s*-\s*", "-", normalize(name))
+
+
+def _with_region(text: str, end: int) -> int:
+    """``end`` moved past the longest region's name (up to three capitalised words)
+    right after it, if there is one."""
+    m = _REGION_AFTER.match(text, end)
+    if m is None:
+        return end
+    region = m.group("region")
+    for stop in [len(region), *reversed([p.start() for p in _REGION_PART_END.finditer(region)])]:
+        if _region_key(region[:stop]) in _regions():
+            return m.start("region") + stop
+    return end
+
+
 def find_institutions(text: str) -> Iterator[Match]:
-    """Health services, national bodies and town councils named in ``text``."""
+    """Health services, national bodies and town councils named in ``text``; a body
+    of the list takes a region named right after it (``Cáritas Bizkaia``)."""
     for m in _body().finditer(text):
         name = m.group()
         if not any(ch.isupper() for ch in name):
@@ -308,7 +344,7 @@ def find_institutions(text: str) -> Iterator[Match]:
             continue
         if _HOSPITAL_HEAD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
             continue
-        yield m.start(), m.end(), INSTITUTION
+        yield m.start(), _with_region(text, m.end()), INSTITUTION
     if any(word in text for word in _COUNCIL_WORDS):
         for m in _COUNCIL.finditer(text):
             yield m.start(), m.end(), INSTITUTION
