@@ -720,6 +720,18 @@ def test_find_health_centres(text, expected):
         ("Licencia de la federación (nº de federado CAT-22-01877)", [("CAT-22-01877", "NUMERO_IDENTIF")]),
         ("muestra cedida (código de donante BT-2023-5561)", [("BT-2023-5561", "NUMERO_IDENTIF")]),
         ("huella dactilar tomada sin incidencias", []),
+        # a passport (a nationality may come between), Aragón's CIA card, an implant's SN,
+        # a court case's number and year
+        ("Documento: pasaporte colombiano AW718233.", [("AW718233", "ID_SUJETO_ASISTENCIA")]),
+        (
+            "NHC: 2018734   CIA: AR0458837102",
+            [("2018734", "ID_SUJETO_ASISTENCIA"), ("AR0458837102", "ID_SUJETO_ASISTENCIA")],
+        ),
+        ("Cotilo: Ref. 6405-1-550 · SN KX7720143", [("KX7720143", "IDENTIF_DISPOSITIVOS_NRSERIE")]),
+        ("Juzgado de lo Social nº 3 (autos 812/2024)", [("812/2024", "OTROS_SUJETO_ASISTENCIA")]),
+        # ... but not a heart defect, a year after "pasaporte", a month/year, an address's s/n
+        ("CIA ostium secundum de 12 mm; sin pasaporte vigente 2023; autos 3/2024", []),
+        ("Avda. Manuel Siurot S/N. E-41013 Sevilla; SN 2345 mm", []),
     ],
 )
 def test_labelled_biometric_and_member_ids(text, expected):

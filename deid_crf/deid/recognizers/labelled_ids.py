@@ -67,12 +67,24 @@ class Field:
     label: str
     type: str
     word: bool = False
+    # A value shape that needs no ":" or "nº" after a ``word`` label (a passport's
+    # letters and digits, a court case's number and year).
+    shape: str = ""
 
 
 FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:historia(?:{SP}+cl[ií]nica)?|h\.?{SP}?c\.?))", PATIENT_ID),
     Field(r"N\.?H\.?C\.?|H\.?C\.?|CIPA?(?:[ -]?SNS)?|TSI|TIS|SIP|NUHSA|CIC|D\.?N\.?I\.?|NIF|NIE", PATIENT_ID),
-    Field(rf"(?i:historia{SP}+cl[ií]nica|pasaporte)", PATIENT_ID, word=True),
+    Field(rf"(?i:historia{SP}+cl[ií]nica)", PATIENT_ID, word=True),
+    # "pasaporte AW718233", "pasaporte colombiano AW718233": a nationality may come between.
+    Field(
+        rf"(?i:pasaporte)(?:{SP}+(?-i:[a-zñáéíóú]+(?:an[oa]|ñ[oa]|[ei]s[ae]?|í|in[oa]|c[oa])))?",
+        PATIENT_ID,
+        word=True,
+        shape=r"[A-Z]{1,3}[0-9]{6,9}",
+    ),
+    # Aragón's health card code ("CIA: AR0458837102"); a word too (atrial septal defect).
+    Field(r"CIA", PATIENT_ID, word=True),
     Field(r"N\.?A\.?S\.?S\.?|NSS|NAF|TSE", INSURANCE_ID),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:afiliaci[oó]n|(?:la{SP}+)?seguridad{SP}+social))", INSURANCE_ID),
     Field(rf"(?i:afiliaci[oó]n|seguridad{SP}+social)", INSURANCE_ID, word=True),
@@ -99,6 +111,8 @@ FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:id{SP}+(?:biom[eé]trico|de{SP}+(?:firma|huella)))", BIOMETRIC_ID),
     Field(r"(?i:huella(?:\s+dactilar)?)", BIOMETRIC_ID, word=True),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie)", DEVICE_ID),
+    # "SN KX7720143" on an implant's label: a serial number (not "S/N", an address's "sin número").
+    Field(r"SN", DEVICE_ID, word=True, shape=r"(?=[A-Z]*[0-9])[A-Z0-9]{6,}"),
     # "usuario nº TSN-33-20481", "donante nº BH-ZGZ-4471", "Familia nº FAM-CAN-0412", "nº de
     # participante CH-046-0113", "declaración nº EDO-47-2025-0193": other numbers (P27.1).
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:participante|donante|usuari[oa]|familia|declaraci[oó]n|registro))", OTHER_ID),
@@ -110,6 +124,7 @@ FIELDS: tuple[Field, ...] = (
         rf"(?i:atestado|autos|procedimiento|procedemento|diligencias|comunicat|exp\.|referencia{SP}+de{SP}+la{SP}+solicitud)",
         OTHER_SUBJECT,
         word=True,
+        shape=r"[0-9]{3,6}/(?:19|20)[0-9]{2}",  # "autos 812/2024"; not "3/2024", a month
     ),
     # "Nº de expediente social:", "(expediente RGC-08-2023-114587)".
     Field(rf"(?i:(?:{_NUMBER_SIGN}{_OF})?expediente(?:{SP}+[^\W\d_]+(?={SP}*:))?)", OTHER_SUBJECT),
@@ -148,7 +163,8 @@ def _value_after(text: str, label: re.Match[str], field: Field) -> tuple[int, in
     # is shaped as a code: letters and digits in groups joined by "-" or "/" ("muestra
     # MC25-003318", "exp. SAD-2025/00871"); not digits alone, which may be a date ("alta
     # 12-3-2024").
-    if field.word and not (sep.group("punct") or sep.group("sign") or _CODE.fullmatch(value.group("value"))):
+    shaped = _CODE.fullmatch(value.group("value")) or (field.shape and re.fullmatch(field.shape, value.group("value")))
+    if field.word and not (sep.group("punct") or sep.group("sign") or shaped):
         return None
     return value.start("value"), value.end("value")
 
