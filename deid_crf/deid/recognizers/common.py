@@ -7,7 +7,7 @@ break, so every output format (a BRAT ``T`` line above all) keeps one span on on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from deid_crf.text import document as text_document
 
@@ -74,6 +74,14 @@ def by_first_letter(alternatives: Sequence[str]) -> str:
             if re.fullmatch(re.escape(a), b, re.IGNORECASE) or re.fullmatch(re.escape(b), a, re.IGNORECASE):
                 raise ValueError(f"letters {a!r} and {b!r} match the same character")
     return "(?:" + "|".join(f"{letter}(?:{'|'.join(rest)})" for letter, rest in groups.items()) + ")"
+
+
+def listed_names(files: Iterable[str], key: Callable[[str], str]) -> frozenset[str]:
+    """The ``key`` of every entry of the committed gazetteer lists ``files``
+    (``gazetteers/lists/``), for recognizers that look names up."""
+    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
+
+    return frozenset(key(name) for file in files for name in read_list(DEFAULT_DIR / file))
 
 
 def is_word_char(char: str) -> bool:

@@ -30,7 +30,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match, by_first_letter
+from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match, by_first_letter, listed_names
 from deid_crf.gazetteers.spanish import (
     AMBIGUOUS_HEALTH_ACRONYMS,
     HEALTH_SERVICES,
@@ -309,10 +309,7 @@ _REGION_PART_END = re.compile(rf"(?=(?:-|{SP}|{SP}-{SP})[{UPPER}])")
 @cache
 def _regions() -> frozenset[str]:
     """Spanish provinces, communities and islands (normalised), from the committed lists."""
-    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
-
-    files = ("provinces.txt", "autonomous_communities.txt", "islands.txt")
-    return frozenset(_region_key(name) for file in files for name in read_list(DEFAULT_DIR / file))
+    return listed_names(("provinces.txt", "autonomous_communities.txt", "islands.txt"), _region_key)
 
 
 def _region_key(name: str) -> str:

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char
+from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char, listed_names
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
@@ -118,18 +118,13 @@ _EPONYM_BEFORE = re.compile(rf"(?i:rojo|negro|fiebre{SP}+de){SP}+$")
 @cache
 def _countries() -> frozenset[str]:
     """Normalised country names (see :data:`COUNTRY_LISTS`)."""
-    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
-
-    return frozenset(normalize(name) for file in COUNTRY_LISTS for name in read_list(DEFAULT_DIR / file))
+    return listed_names(COUNTRY_LISTS, normalize)
 
 
 @cache
 def _countries_by_first_word() -> dict[str, tuple[str, ...]]:
     """Normalised country names that are only countries, by their first word, longest first."""
-    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
-
-    countries = {_key(name) for file in COUNTRY_LISTS for name in read_list(DEFAULT_DIR / file)}
-    spanish_places = {_key(name) for file in SPANISH_PLACE_LISTS for name in read_list(DEFAULT_DIR / file)}
+    countries, spanish_places = listed_names(COUNTRY_LISTS, _key), listed_names(SPANISH_PLACE_LISTS, _key)
     by_first: dict[str, list[str]] = {}
     for name in countries - spanish_places - _NOT_ONLY_COUNTRY:
         if first := _FIRST_WORD.match(name):
