@@ -129,3 +129,25 @@ def test_a_pickled_cache_travels_empty():
         featurizer.linear_scores(tokenize(TEXTS), weights, rows_of, copy),
         featurizer.linear_scores(tokenize(TEXTS), weights, rows_of),
     )
+
+
+def test_kept_rows_survive_growth_and_stay_as_handed_out():
+    # Over 1,024 distinct strings in three tables: the kept array grows (copied), and
+    # rows handed out earlier are neither moved nor changed by what comes later.
+    featurizer = Featurizer(CONFIG, FakeClusters())
+    weights, rows_of = model_of(featurizer)
+    words = ["".join("abcdefghij"[int(d)] for d in f"{n:04d}") for n in range(1800)]  # distinct
+    texts = [" ".join(words[k * 600 : (k + 1) * 600]) + "." for k in range(3)]
+    cache = TypeScores()
+    handed_out = []
+    for text in texts:
+        table = tokenize([text])
+        assert np.array_equal(
+            featurizer.linear_scores(table, weights, rows_of, cache),
+            featurizer.linear_scores(tokenize([text]), weights, rows_of),
+        )
+        _, _, sums, index = cache.sums(featurizer, table.type_index[1], weights, rows_of)
+        handed_out.append((sums, index, sums[:, index].copy()))
+    assert len(cache) > 1024 + 2
+    for sums, index, copied in handed_out:
+        assert np.array_equal(sums[:, index], copied)

@@ -320,10 +320,10 @@ class Featurizer:
         n_outputs = weights.shape[1]
         type_codes, types = table.type_index
         type_scores = TypeScores() if type_scores is None else type_scores
-        type_names, by_type = type_scores.sums(self, types, weights, rows_of)
+        type_names, type_offsets, type_sums, type_rows = type_scores.sums(self, types, weights, rows_of)
         context = self._context_columns(table)
         # Every column in group order: (name, codes and values, absent code); a type
-        # column by its name only, its weights being in ``by_type``.
+        # column by its name only, its weights being in ``type_sums``.
         columns: list[tuple[str, Coded | None, int]] = []
         for group in self._groups:
             if group.kind in PER_TYPE_KINDS:
@@ -351,7 +351,12 @@ class Featurizer:
             common += rows[mode]
             delta = rows - rows[mode]
             deltas.append((codes, delta, delta.any(axis=1)))
-        per_type = [(summed, shifts.shift(type_codes, len(types), offset)) for offset, summed in by_type.items()]
+        # Per offset, the kept sums and every token's row of them (the markers' outside
+        # the sentence): the rows reach the tokens in one gather, with no copy per table.
+        per_type = [
+            (type_sums[k], type_rows[shifts.shift(type_codes, len(types), offset)])
+            for k, offset in enumerate(type_offsets)
+        ]
         scores = np.empty((len(table), n_outputs), dtype=weights.dtype)
         # Summed block by block of tokens, in the same order for every token: the block
         # stays in the CPU's cache, and no temporary is as large as the table (a 10 MiB
