@@ -190,9 +190,14 @@ class Featurizer:
         offsets = list(dict.fromkeys(offset for offset, _ in plan))
         sums = np.zeros((len(offsets), len(types) + 2, weights.shape[1]), dtype=weights.dtype)
         at = {offset: k for k, offset in enumerate(offsets)}
-        for offset, name in plan:
+        # One ``rows_of`` call for every attribute string of the plan: a hashed model
+        # hashes them together (a few numpy steps per string length, not per column).
+        lookups = [self._lookup(offset, name, columns[name][1]) for offset, name in plan]
+        all_rows = rows_of([a for lookup in lookups for a in lookup])
+        ends = np.cumsum([len(lookup) for lookup in lookups]).tolist()
+        for (offset, name), begin, end in zip(plan, [0, *ends][: len(ends)], ends, strict=True):
             codes, values = columns[name]
-            rows = weights[rows_of(self._lookup(offset, name, values))]
+            rows = weights[all_rows[begin:end]]
             summed = sums[at[offset]]
             summed[: len(types)] += rows[codes]
             summed[len(types) :] += rows[len(values) :]
