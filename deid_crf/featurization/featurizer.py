@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 
 CRFItems = list[list[list[str]]]  # sentences → tokens → attribute strings
 
+# Per type group and parameters, the last strings featurized and their columns. The
+# NER model and its POS tagger use the same lexical groups (lower, affixes, shape,
+# flags) and each featurizes the strings its own TypeScores has not seen: in a tagging
+# process both see the same tables, so the tagger's strings are the model's, just done.
+# The columns are never modified after they are made.
+_LAST_TYPE_COLUMNS: dict[tuple, tuple[list[str], dict[str, Coded]]] = {}
+
 # Tokens whose linear scores are summed together (:meth:`Featurizer.linear_scores`): a
 # (tokens, labels) block of about 2.7 MB with MEDDOCAN's 42 labels.
 SCORE_BLOCK_TOKENS = 8192
@@ -159,8 +166,13 @@ class Featurizer:
         """The columns of type group ``group`` for the distinct strings ``types``."""
         if group.kind == "type_resource":
             return group.extract(**self._resources(group.name).type_inputs(group.name, types))
-        columns = group.extract(types, **self._type_group_kwargs(group))
-        return {name: factorize(values) for name, values in columns.items()}
+        key = self._type_group_key(group)
+        last = _LAST_TYPE_COLUMNS.get(key)
+        if last is not None and isinstance(types, list) and last[0] == types:
+            return last[1]
+        columns = {name: factorize(values) for name, values in group.extract(types, **dict(key[1:])).items()}
+        _LAST_TYPE_COLUMNS[key] = (list(types), columns)
+        return columns
 
     def type_key(self) -> tuple:
         """What :meth:`type_sums` depends on besides its arguments (see :class:`TypeScores`)."""
