@@ -132,9 +132,10 @@ def test_a_pickled_cache_travels_empty():
     )
 
 
-def test_kept_rows_survive_growth_and_stay_as_handed_out():
-    # Over 1,024 distinct strings in three tables: the kept array grows (copied), and
+def test_kept_rows_survive_growth_and_stay_as_handed_out(monkeypatch):
+    # Room for 700 strings, 1,800 in three tables: the kept array grows (copied), and
     # rows handed out earlier are neither moved nor changed by what comes later.
+    monkeypatch.setattr("deid_crf.featurization.type_scores.INITIAL_TYPES", 700)
     featurizer = Featurizer(CONFIG, FakeClusters())
     weights, rows_of = model_of(featurizer)
     words = ["".join("abcdefghij"[int(d)] for d in f"{n:04d}") for n in range(1800)]  # distinct
@@ -149,7 +150,7 @@ def test_kept_rows_survive_growth_and_stay_as_handed_out():
         )
         _, _, sums, index = cache.sums(featurizer, table.type_index[1], weights, rows_of)
         handed_out.append((sums, index, sums[:, index].copy()))
-    assert len(cache) > 1024 + 2
+    assert len(cache) > 1024 and cache._sums is not None and len(cache._sums) > 700 + 2
     for sums, index, copied in handed_out:
         assert np.array_equal(sums[:, index], copied)
 
