@@ -8,6 +8,7 @@ import itertools
 import os
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -89,6 +90,31 @@ def test_marginals_are_the_probabilities_of_every_label(lengths, seed, scale):
             expected = brute_force_marginals(scores[start:end], transitions)
             np.testing.assert_allclose(probabilities[start:end], expected, rtol=0, atol=1e-9)
     assert marginals(np.zeros((0, 3)), transitions, np.zeros((0, 2), dtype=np.int64)).shape == (0, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lengths=st.lists(st.integers(0, 6), min_size=1, max_size=8),
+    seed=st.integers(0, 2**16),
+    scale=st.sampled_from([0.1, 1.0, 1000.0]),
+    tokens=st.sampled_from([3, 16384]),
+)
+def test_confidences_are_the_marginals_of_the_best_labels_bit_for_bit(lengths, seed, scale, tokens):
+    """``tag_with_confidence`` divides only the chosen label's exponential: the very
+    numbers of ``marginals`` at the Viterbi labels (one block or many), and 0 for a
+    token outside every sentence."""
+    scores, transitions, bounds = random_sentences(lengths, 4, scale, seed)
+    scores = np.vstack([scores, np.ones((1, 4))])  # a last token in no sentence
+    weights = CRFWeights(["O", "B-X", "I-X", "B-Y"], {}, np.zeros((1, 4)), transitions)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("deid_crf.models.crf_decode.DECODE_BLOCK_TOKENS", tokens)
+        patch.setattr(weights, "scores", lambda featurizer, table: scores)
+        table = SimpleNamespace(sent_bounds=bounds)
+        labels, confidence = weights.tag_with_confidence(None, table)  # type: ignore[arg-type]
+        best = viterbi(scores, transitions, bounds)
+        expected = marginals(scores, transitions, bounds)[np.arange(len(best)), best]  # same blocks
+    assert labels.tolist() == [weights.labels[i] for i in best.tolist()]
+    assert confidence.tobytes() == expected.tobytes() and confidence[-1] == 0
 
 
 @settings(max_examples=40, deadline=None)

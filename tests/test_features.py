@@ -285,7 +285,9 @@ def test_hashing_is_scikit_learns_murmurhash3(strings):
     weights keep their meaning."""
     from sklearn.utils import murmurhash3_32 as reference
 
-    strings += ["", "a", "ab", "abc", "abcd", "w=año", "-1:w=</s>", "\U0001f600"]
+    strings += ["", "a", "ab", "abc", "abcd", "w=año", "-1:w=</s>", "\U0001f600", "a\0"]
+    # Short strings are hashed zero-padded together, long ones by byte length.
+    strings += ["x" * 63, "x" * 64, "x" * 65, "é" * 32, "é" * 33, "w=" + "ñ" * 200]
     expected = [reference(s, positive=True) for s in strings]
     assert murmurhash3_32(strings).tolist() == expected
     assert hash_strings(strings, 2**20).tolist() == [h % 2**20 for h in expected]

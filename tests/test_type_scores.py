@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from deid_crf.features.registry import get_group
 
 from deid_crf.config import FeatureConfig
 from deid_crf.featurization.featurizer import Featurizer
@@ -129,3 +130,52 @@ def test_a_pickled_cache_travels_empty():
         featurizer.linear_scores(tokenize(TEXTS), weights, rows_of, copy),
         featurizer.linear_scores(tokenize(TEXTS), weights, rows_of),
     )
+
+
+def test_kept_rows_survive_growth_and_stay_as_handed_out(monkeypatch):
+    # Room for 700 strings, 1,800 in three tables: the kept array grows (copied), and
+    # rows handed out earlier are neither moved nor changed by what comes later.
+    monkeypatch.setattr("deid_crf.featurization.type_scores.INITIAL_TYPES", 700)
+    featurizer = Featurizer(CONFIG, FakeClusters())
+    weights, rows_of = model_of(featurizer)
+    words = ["".join("abcdefghij"[int(d)] for d in f"{n:04d}") for n in range(1800)]  # distinct
+    texts = [" ".join(words[k * 600 : (k + 1) * 600]) + "." for k in range(3)]
+    cache = TypeScores()
+    handed_out = []
+    for text in texts:
+        table = tokenize([text])
+        assert np.array_equal(
+            featurizer.linear_scores(table, weights, rows_of, cache),
+            featurizer.linear_scores(tokenize([text]), weights, rows_of),
+        )
+        _, _, sums, index = cache.sums(featurizer, table.type_index[1], weights, rows_of)
+        handed_out.append((sums, index, sums[:, index].copy()))
+    assert len(cache) > 1024 and cache._sums is not None and len(cache._sums) > 700 + 2
+    for sums, index, copied in handed_out:
+        assert np.array_equal(sums[:, index], copied)
+
+
+def test_featurizers_sharing_lexical_groups_reuse_columns_only_for_the_same_strings():
+    # The NER model and its POS tagger featurize the same new strings one after the
+    # other: the second reuses the first's columns of a group with the same parameters,
+    # and nothing else (other strings, other affix lengths).
+    types = tokenize(TEXTS).type_index[1]
+    model = Featurizer(FeatureConfig(groups=("lower", "affixes", "shape"), window_columns=("w",)))
+    tagger = Featurizer(FeatureConfig(groups=("lower", "affixes"), window_columns=("w",)))
+    other_lengths = Featurizer(FeatureConfig(groups=("affixes",), window_columns=(), affix_lengths=(2,)))
+    affixes = get_group("affixes")
+    first = model._type_group_columns(affixes, list(types))
+    assert tagger._type_group_columns(affixes, list(types)) is first
+    assert list(other_lengths._type_group_columns(affixes, list(types))) == ["p2", "s2"]
+    fewer = tagger._type_group_columns(affixes, list(types[1:]))
+    assert fewer is not first and fewer["p1"][1] == list(dict.fromkeys(t[:1].lower() for t in types[1:]))
+    for strings in (types, types[1:]):
+        weights, rows_of = model_of(tagger)
+        assert all(
+            np.array_equal(a, b)
+            for a, b in zip(
+                tagger.type_sums(list(strings), weights, rows_of)[2],
+                Featurizer(tagger.config).type_sums(tuple(strings), weights, rows_of)[2],
+                strict=True,
+            )
+        )

@@ -22,6 +22,13 @@ from deid_crf.config import TYPE_SCORES_MAX_TYPES
 
 RowsOf = Callable[[list[str]], np.ndarray]
 
+# Strings a cache has room for before it first grows (at most its ``max_types``): room
+# for a whole batch (MEDDOCAN dev: 15,680 strings) is allocated once, as growing by
+# copies from 1,024 rows took a third as long as the sums themselves (fresh memory for
+# every copy). The rows of a string are contiguous and filled in order, so a one-note
+# run touches, and holds in memory, only the first pages.
+INITIAL_TYPES = 16384
+
 
 class SumsPerType(Protocol):
     """What a :class:`TypeScores` asks of a featurizer (``Featurizer`` implements it)."""
@@ -55,8 +62,9 @@ class TypeScores:
     def _forget(self, key: Any, weights: np.ndarray | None) -> None:
         self._key, self._weights = key, weights
         self._slots: dict[str, int] = {}
-        self._sums: np.ndarray | None = None  # (n_offsets, capacity, n_outputs)
-        self._markers: np.ndarray | None = None  # (n_offsets, 2, n_outputs)
+        # (capacity, n_offsets, n_outputs): rows 0 and 1 the markers of positions outside
+        # the sentence (``<s>``, ``</s>``), then one row per string, in order of arrival.
+        self._sums: np.ndarray | None = None
         self._names: dict[str, list[str]] = {}
         self._offsets: list[int] = []
 
@@ -72,39 +80,44 @@ class TypeScores:
 
     def sums(
         self, featurizer: SumsPerType, types: Sequence[str], weights: np.ndarray, rows_of: RowsOf
-    ) -> tuple[dict[str, list[str]], dict[int, np.ndarray]]:
-        """Per type group its column names, and per window offset (in the order the
-        featurizer adds them) the summed rows of every string of ``types`` followed by
-        the two marker rows: what :meth:`Featurizer.type_sums` gives for ``types``,
-        computed only for the strings not seen before."""
+    ) -> tuple[dict[str, list[str]], list[int], np.ndarray, np.ndarray]:
+        """Per type group its column names; the window offsets (in the order the
+        featurizer adds them); the summed rows kept, ``(n_offsets, rows, n_outputs)``;
+        and where each string of ``types`` has its row, then the two markers: row
+        ``rows[:, index]`` is what :meth:`Featurizer.type_sums` gives for ``types``,
+        computed only for the strings not seen before. The caller indexes the kept rows
+        itself, so that they are copied once, straight to its tokens (a copy per table
+        costs as much as the sums of its new strings); rows once handed out never change."""
         key = featurizer.type_key()
         with self._lock:
-            if self._markers is None or weights is not self._weights or key != self._key:
+            if self._sums is None or weights is not self._weights or key != self._key:
                 self._forget(key, weights)
             slots = np.fromiter(map(self._slots.get, types, [-1] * len(types)), dtype=np.int64, count=len(types))
             missing = np.flatnonzero(slots < 0)
-            if self._markers is None or len(missing):
+            if self._sums is None or len(missing):
                 if len(self._slots) + len(missing) > self.max_types:
                     self._forget(key, weights)
                     missing = np.arange(len(types))
                 slots[missing] = self._add(featurizer, [types[i] for i in missing.tolist()], weights, rows_of)
-            assert self._sums is not None and self._markers is not None
-            gathered = np.concatenate([self._sums[:, slots], self._markers], axis=1)
-            return self._names, dict(zip(self._offsets, gathered, strict=True))
+            assert self._sums is not None
+            return self._names, self._offsets, self._sums.transpose(1, 0, 2), np.concatenate([slots, [0, 1]])
 
     def _add(self, featurizer: SumsPerType, new: list[str], weights: np.ndarray, rows_of: RowsOf) -> np.ndarray:
-        """Compute and keep the sums of the ``new`` strings; their slots."""
+        """Compute and keep the sums of the ``new`` strings; their slots. Rows already
+        kept are never written again: a full array is replaced by a larger copy."""
         names, offsets, sums = featurizer.type_sums(new, weights, rows_of)
-        first = len(self._slots)
+        first = len(self._slots) + 2
+        by_string = sums.transpose(1, 0, 2)  # (strings + 2 markers, n_offsets, n_outputs)
         if self._sums is None:
             self._names, self._offsets = names, offsets
-            self._markers = sums[:, len(new) :].copy()
-            self._sums = np.empty((len(offsets), max(len(new), 1024), sums.shape[2]), dtype=sums.dtype)
-        elif first + len(new) > self._sums.shape[1]:
-            capacity = min(max(2 * self._sums.shape[1], first + len(new)), self.max_types)
-            grown = np.empty((self._sums.shape[0], capacity, self._sums.shape[2]), dtype=self._sums.dtype)
-            grown[:, :first] = self._sums[:, :first]
+            capacity = max(len(new), min(INITIAL_TYPES, self.max_types)) + 2
+            self._sums = np.empty((capacity, *by_string.shape[1:]), dtype=sums.dtype)
+            self._sums[:2] = by_string[len(new) :]
+        elif first + len(new) > len(self._sums):
+            capacity = min(max(2 * len(self._sums), first + len(new)), self.max_types + 2)
+            grown = np.empty((capacity, *self._sums.shape[1:]), dtype=self._sums.dtype)
+            grown[:first] = self._sums[:first]
             self._sums = grown
-        self._sums[:, first : first + len(new)] = sums[:, : len(new)]
+        self._sums[first : first + len(new)] = by_string[: len(new)]
         self._slots.update(zip(new, range(first, first + len(new)), strict=True))
         return np.arange(first, first + len(new), dtype=np.int64)

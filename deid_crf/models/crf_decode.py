@@ -103,8 +103,12 @@ class CRFWeights:
         scores = self.scores(featurizer, table)
         best = viterbi(scores, self.transitions, table.sent_bounds)
         confidence = np.zeros(len(best), dtype=np.float64)
-        for tokens, probabilities in _block_marginals(scores, self.transitions, table.sent_bounds):
-            confidence[tokens] = probabilities[np.arange(len(probabilities)), best[tokens]]
+        bounds = _sentences(table.sent_bounds)
+        if len(scores) and len(bounds):
+            for block in sentence_blocks(bounds):
+                lo, hi = _block_range(bounds[block])
+                messages = forward_backward(scores[lo:hi], self.transitions, bounds[block] - lo)
+                confidence[lo:hi] = _normalised(*messages, best[lo:hi])
         return np.array(self.labels, dtype=object)[best], confidence
 
     def tag_with_marginals(
@@ -276,14 +280,21 @@ def _block_marginals(
         yield slice(lo, hi), _normalised(*forward_backward(scores[lo:hi], transitions, bounds[block] - lo))
 
 
-def _normalised(log_alpha: np.ndarray, log_beta: np.ndarray) -> np.ndarray:
-    """The marginals of :func:`forward_backward`'s messages (zeros outside sentences)."""
+def _normalised(log_alpha: np.ndarray, log_beta: np.ndarray, labels: np.ndarray | None = None) -> np.ndarray:
+    """The marginals of :func:`forward_backward`'s messages (zeros outside sentences);
+    with ``labels`` (one per token), only each token's marginal of its label: the same
+    numbers, without dividing the others."""
     joint = log_alpha + log_beta
     inside = np.isfinite(joint).any(axis=1)
-    out = np.zeros_like(joint)
     joint = joint[inside]
     joint = np.exp(joint - joint.max(axis=1, keepdims=True))
-    out[inside] = joint / joint.sum(axis=1, keepdims=True)
+    total = joint.sum(axis=1, keepdims=True)
+    if labels is None:
+        out = np.zeros_like(log_alpha)
+        out[inside] = joint / total
+        return out
+    out = np.zeros(len(log_alpha), dtype=joint.dtype)
+    out[inside] = joint[np.arange(len(joint)), labels[inside]] / total[:, 0]
     return out
 
 
