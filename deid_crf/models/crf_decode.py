@@ -103,12 +103,8 @@ class CRFWeights:
         scores = self.scores(featurizer, table)
         best = viterbi(scores, self.transitions, table.sent_bounds)
         confidence = np.zeros(len(best), dtype=np.float64)
-        bounds = _sentences(table.sent_bounds)
-        if len(scores) and len(bounds):
-            for block in sentence_blocks(bounds):
-                lo, hi = _block_range(bounds[block])
-                messages = forward_backward(scores[lo:hi], self.transitions, bounds[block] - lo)
-                confidence[lo:hi] = _normalised(*messages, best[lo:hi])
+        for tokens, probabilities in _block_marginals(scores, self.transitions, table.sent_bounds, best):
+            confidence[tokens] = probabilities
         return np.array(self.labels, dtype=object)[best], confidence
 
     def tag_with_marginals(
@@ -268,16 +264,18 @@ def marginals(scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarr
 
 
 def _block_marginals(
-    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray
+    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray, labels: np.ndarray | None = None
 ) -> Iterator[tuple[slice, np.ndarray]]:
     """:func:`marginals` of the tokens of each block of sentences (:func:`sentence_blocks`):
-    the block's token range and its rows (zeros for tokens outside every sentence)."""
+    the block's token range and its rows (zeros for tokens outside every sentence); with
+    ``labels`` (one per token), only each token's marginal of its label."""
     bounds = _sentences(sent_bounds)
     if len(scores) == 0 or len(bounds) == 0:
         return
     for block in sentence_blocks(bounds):
         lo, hi = _block_range(bounds[block])
-        yield slice(lo, hi), _normalised(*forward_backward(scores[lo:hi], transitions, bounds[block] - lo))
+        messages = forward_backward(scores[lo:hi], transitions, bounds[block] - lo)
+        yield slice(lo, hi), _normalised(*messages, None if labels is None else labels[lo:hi])
 
 
 def _normalised(log_alpha: np.ndarray, log_beta: np.ndarray, labels: np.ndarray | None = None) -> np.ndarray:
