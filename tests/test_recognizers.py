@@ -32,10 +32,11 @@ from deid_crf.deid.recognizers.national_ids import (
 )
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
-    countries_by_name,
     find_country_names,
     find_home_places,
     find_neighbourhoods,
+    find_region_names,
+    places_by_name,
     split_at_slashes,
     towns_after_countries,
 )
@@ -409,12 +410,37 @@ def test_country_names_fill_gaps_and_retype_territories():
         PHISpan(calle, calle + len("Calle Portugal 3"), "CALLE", 0.9, MODEL),  # covers a country: kept
         PHISpan(francia, francia + 7, "PAIS", 0.9, MODEL),  # already found: unchanged
     ]
-    out = [(text[s.start : s.end], s.type, s.source) for s in countries_by_name(text, spans)]
+    out = [(text[s.start : s.end], s.type, s.source) for s in places_by_name(text, spans)]
     assert out == [
         ("Marruecos", "PAIS", RULE),
         ("Calle Portugal 3", "CALLE", MODEL),
         ("FRANCIA", "PAIS", MODEL),
         ("Rumanía", "PAIS", RULE),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("llegó en cayuco a El Hierro en 2019", ["El Hierro"]),
+        ("VACUNACION SEGUN CALENDARIO DE LA COMUNIDAD DE MADRID", ["COMUNIDAD DE MADRID"]),
+        ("trabajó en Castilla y León y en Illes Balears", ["Castilla y León", "Illes Balears"]),
+        # lower case, or part of a longer word
+        ("una granada de mano; Valencianos", []),
+    ],
+)
+def test_spanish_regions_by_name(text, expected):
+    assert texts(find_region_names, text) == expected
+
+
+def test_regions_fill_gaps_only():
+    text = "Hospital de Navarra; vive en Navarra; Galicia"
+    hospital = PHISpan(0, len("Hospital de Navarra"), "HOSPITAL", 0.9, MODEL)
+    out = [(text[s.start : s.end], s.type, s.source) for s in places_by_name(text, [hospital])]
+    assert out == [
+        ("Hospital de Navarra", "HOSPITAL", MODEL),
+        ("Navarra", "TERRITORIO", RULE),
+        ("Galicia", "TERRITORIO", RULE),
     ]
 
 

@@ -72,9 +72,9 @@ from deid_crf.deid.recognizers.national_ids import (
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
     COUNTRY,
-    countries_by_name,
     find_home_places,
     find_neighbourhoods,
+    places_by_name,
     split_at_slashes,
     towns_after_countries,
 )
@@ -388,7 +388,7 @@ class RuleLayer:
         else:
             spans = list(model_spans)
         if self.active:
-            spans = street_tails(text, towns_after_countries(text, countries_by_name(text, organisations(text, spans))))
+            spans = street_tails(text, towns_after_countries(text, places_by_name(text, organisations(text, spans))))
             spans = split_at_slashes(text, spans)
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))

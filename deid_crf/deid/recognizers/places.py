@@ -14,12 +14,18 @@
   Residencia …``) is left to the institution rules and the model.
 * ``Romania``, ``CHINA``, ``Frantzia``, ``Marroc``: a country's name, in Spanish,
   Catalan, Galician, Basque or English, capitalised or in capitals, is a PAIS span
-  wherever no other span covers it (:func:`countries_by_name`, after the merge); a
+  wherever no other span covers it (:func:`places_by_name`, after the merge); a
   TERRITORIO span that is exactly a country's name becomes PAIS. MEDDOCAN annotates
   country names nearly everywhere (train and dev: 1,038 of 1,149 occurrences of the
   Spanish list are PAIS spans, 5 are in no span). Names that are also a Spanish
   town or province (``Granada``), a given name (``Israel``) or a Spanish word
   (``Reunión``), and stains named after a country (``rojo Congo``), are left alone.
+* ``El Hierro``, ``COMUNIDAD DE MADRID``: a Spanish province, autonomous community or
+  island, capitalised or in capitals, is a TERRITORIO span wherever no other span covers
+  it (:func:`places_by_name`). MEDDOCAN train annotates them nearly everywhere: of 856
+  capitalised occurrences of those lists, 702 are TERRITORIO spans, 152 are inside
+  another span (a hospital's or a street's name) and one is in no span. Municipalities
+  are not taken this way: the model finds them, and many are words (``Plan``, ``Ojos``).
 * ``Pamplona/Iruña``, ``Cruces/Barakaldo``: two names joined by a slash are two places,
   as MEDDOCAN annotates them (train: ``Cruces`` and ``Barakaldo``, two TERRITORIO
   spans); :func:`split_at_slashes` cuts the model's one span in two.
@@ -101,6 +107,9 @@ _NOT_PLACE = (
 COUNTRY_LISTS = ("countries.txt", "countries_other_languages.txt")
 # Lists of Spanish places: a country's name that is also one of them is not taken alone.
 SPANISH_PLACE_LISTS = ("municipalities.txt", "provinces.txt", "islands.txt", "autonomous_communities.txt")
+# Spanish places named alone wherever they are capitalised (MEDDOCAN train: 702 of 856
+# capitalised occurrences are TERRITORIO spans, 152 are inside another span, 1 in none).
+REGION_LISTS = ("provinces.txt", "islands.txt", "autonomous_communities.txt")
 # Country names that are also a given name or a Spanish word (as :func:`_key` writes them).
 _NOT_ONLY_COUNTRY = frozenset({"israel", "mauricio", "dominica", "georgia", "reunion", "catar", "san martin", "india"})
 
@@ -121,24 +130,35 @@ def _countries() -> frozenset[str]:
     return listed_names(COUNTRY_LISTS, normalize)
 
 
-@cache
-def _countries_by_first_word() -> dict[str, tuple[str, ...]]:
-    """Normalised country names that are only countries, by their first word, longest first."""
-    countries, spanish_places = listed_names(COUNTRY_LISTS, _key), listed_names(SPANISH_PLACE_LISTS, _key)
+def _by_first_word(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """``names`` (as :func:`_key` writes them) by their first word, longest first."""
     by_first: dict[str, list[str]] = {}
-    for name in countries - spanish_places - _NOT_ONLY_COUNTRY:
+    for name in names:
         if first := _FIRST_WORD.match(name):
             by_first.setdefault(first.group(), []).append(name)
-    return {word: tuple(sorted(names, key=len, reverse=True)) for word, names in by_first.items()}
+    return {word: tuple(sorted(group, key=len, reverse=True)) for word, group in by_first.items()}
+
+
+@cache
+def _countries_by_first_word() -> dict[str, tuple[str, ...]]:
+    """Country names that are only countries, by their first word, longest first."""
+    countries, spanish_places = listed_names(COUNTRY_LISTS, _key), listed_names(SPANISH_PLACE_LISTS, _key)
+    return _by_first_word(countries - spanish_places - _NOT_ONLY_COUNTRY)
+
+
+@cache
+def _regions_by_first_word() -> dict[str, tuple[str, ...]]:
+    """Spanish provinces, communities and islands, by their first word, longest first."""
+    return _by_first_word(listed_names(REGION_LISTS, _key))
 
 
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
 _CAPITALISED = re.compile(rf"(?<!\w)[{UPPER}][^\W\d_]*")
 
 
-def find_country_names(text: str) -> Iterator[Match]:
-    """Every capitalised country name of the lists (see the module), longest first."""
-    by_first = _countries_by_first_word()
+def _find_listed(text: str, by_first: dict[str, tuple[str, ...]], entity_type: str) -> Iterator[Match]:
+    """Every capitalised name of ``by_first`` (see :func:`_by_first_word`), longest
+    first, that is not part of a longer word or after a stain's colour (``rojo Congo``)."""
     position = 0
     for m in _CAPITALISED.finditer(text):
         if m.start() < position or (names := by_first.get(_key(m.group()))) is None:
@@ -147,23 +167,38 @@ def find_country_names(text: str) -> Iterator[Match]:
             end = m.start() + len(name)  # _key keeps one character per character
             if _key(text[m.start() : end]) == name and not (end < len(text) and is_word_char(text[end])):
                 if not _EPONYM_BEFORE.search(text, max(0, m.start() - 20), m.start()):
-                    yield m.start(), end, COUNTRY
+                    yield m.start(), end, entity_type
                 position = end
                 break
 
 
-def countries_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+def find_country_names(text: str) -> Iterator[Match]:
+    """Every capitalised country name of the lists (see the module), longest first."""
+    return _find_listed(text, _countries_by_first_word(), COUNTRY)
+
+
+def find_region_names(text: str) -> Iterator[Match]:
+    """Every capitalised name of a Spanish province, community or island, longest first."""
+    return _find_listed(text, _regions_by_first_word(), TERRITORY)
+
+
+def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with a PAIS span on each country name
-    that no span overlaps, and each TERRITORIO span that is exactly one retyped PAIS."""
+    and a TERRITORIO span on each Spanish province, community or island that no span
+    overlaps, and each TERRITORIO span that is exactly a country's name retyped PAIS."""
     coverage = Coverage((s.start, s.end) for s in spans)
-    names = {(start, end) for start, end, _ in find_country_names(text)}
+    countries = {(start, end) for start, end, _ in find_country_names(text)}
     out = [
-        PHISpan(s.start, s.end, COUNTRY, s.confidence, RULE) if s.type == TERRITORY and (s.start, s.end) in names else s
+        PHISpan(s.start, s.end, COUNTRY, s.confidence, RULE)
+        if s.type == TERRITORY and (s.start, s.end) in countries
+        else s
         for s in spans
     ]
-    out += [
-        PHISpan(start, end, COUNTRY, 1.0, RULE) for start, end in sorted(names) if not coverage.overlaps(start, end)
-    ]
+    added_end = 0  # countries and regions are separate lists: keep the first of two that overlap
+    for start, end, entity_type in sorted([*((a, b, COUNTRY) for a, b in countries), *find_region_names(text)]):
+        if start >= added_end and not coverage.overlaps(start, end):
+            out.append(PHISpan(start, end, entity_type, 1.0, RULE))
+            added_end = end
     return sorted(out)
 
 
