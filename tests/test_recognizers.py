@@ -853,6 +853,49 @@ def test_street_tail_stops_at_the_next_span():
     assert street_tails(text, [street, after]) == [street, after]
 
 
+@pytest.mark.parametrize(
+    ("text", "piece", "expected"),
+    [
+        # a floor or a kilometre closes the address: any capitalised name after it is the town
+        (
+            "Domicilio: c/ Monte Igueldo, 47, 1º C, Puente de Vallecas\n",
+            "c/ Monte Igueldo, 47, 1º C, Puente de Vallecas",
+            [("c/ Monte Igueldo, 47, 1º C", "CALLE"), ("Puente de Vallecas", "TERRITORIO")],
+        ),
+        (
+            "Cortijo Los Olivares, Ctra. A-319, km 4, Burunchel.",
+            "Cortijo Los Olivares, Ctra. A-319, km 4, Burunchel",
+            [("Cortijo Los Olivares, Ctra. A-319, km 4", "CALLE"), ("Burunchel", "TERRITORIO")],
+        ),
+        # after a bare house number, only a listed Spanish town
+        (
+            "C/ Mayor 5, Alcalá de Henares",
+            "C/ Mayor 5, Alcalá de Henares",
+            [("C/ Mayor 5", "CALLE"), ("Alcalá de Henares", "TERRITORIO")],
+        ),
+        (
+            "Paseo de la Reforma 476, Juárez",
+            "Paseo de la Reforma 476, Juárez",
+            [("Paseo de la Reforma 476, Juárez", "CALLE")],
+        ),
+        # the address's own words stay in it
+        (
+            "Calle Patricio Jimenez, 6, 3, Bajo",
+            "Calle Patricio Jimenez, 6, 3, Bajo",
+            [("Calle Patricio Jimenez, 6, 3, Bajo", "CALLE")],
+        ),
+        (
+            "C/ Pino 4, 2º A, Urbanización El Bosque",
+            "C/ Pino 4, 2º A, Urbanización El Bosque",
+            [("C/ Pino 4, 2º A, Urbanización El Bosque", "CALLE")],
+        ),
+    ],
+)
+def test_a_town_after_the_address_is_its_own_span(text, piece, expected):
+    out = street_tails(text, [span_of(text, piece, "CALLE")])
+    assert [(text[s.start : s.end], s.type) for s in out] == expected
+
+
 def test_split_at_slashes_makes_two_places():
     text = "C/ Iturrama, 39 · 31008 Pamplona/Iruña · Tel."
     out = split_at_slashes(text, [span_of(text, "Pamplona/Iruña", "TERRITORIO")])

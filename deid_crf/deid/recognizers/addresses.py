@@ -10,6 +10,14 @@ character long.
 * The tokenizer keeps ``izda.``, ``dcha.``, ``izq.`` as one token with their dot, so the
   model's span takes the dot; MEDDOCAN leaves it out (22 of the 31 CALLE spans in train
   and dev that end in a side word stop before a following dot): the dot is dropped.
+* A town after the address, a comma between (``c/ Monte Igueldo, 47, 1º C, Puente de
+  Vallecas``, ``Ctra. A-319, km 4, Burunchel``), is a TERRITORIO span of its own
+  (guideline P12.2: ``Calle Ginzo de limia 56, 1D Albacete``); the model runs the street
+  over it where notes write the address on one line. Only a capitalised name after a
+  house number, a floor or a kilometre, and not a word of the address's grammar
+  (``, Bajo``, ``, Portal``, ``, Urbanización``), is cut off. MEDDOCAN train and dev keep
+  such a name inside 7 of 1,296 CALLE spans, all Latin American neighbourhoods
+  (``Calle Guerrero 12, Buenavista``).
 """
 
 from __future__ import annotations
@@ -17,8 +25,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 
-from deid_crf.deid.recognizers.common import SP
+from deid_crf.deid.recognizers.common import SP, TERRITORY, listed_names
+from deid_crf.deid.recognizers.places import SPANISH_PLACE_LISTS
+from deid_crf.gazetteers.spanish import ADDRESS_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, PHISpan
 
 STREET = "CALLE"
@@ -40,11 +51,28 @@ _NUMBERED_FLOOR = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SIDE_WITH_DOT = re.compile(rf"(?<![\w.]){_SIDE}\.$", re.IGNORECASE)
+# An address ending in ", Town": a digit (house number, floor, kilometre) before the last
+# comma, then capitalised words maybe joined by particles ("Puente de Vallecas").
+_TOWN_WORD = rf"[{UPPER}][^\W\d_]{{2,}}(?:-[{UPPER}][^\W\d_]+)*"
+_TOWN_AFTER_ADDRESS = re.compile(
+    rf"\d[^,]*(?P<comma>,{SP}*)(?P<town>{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
+)
+# What closes a Spanish address before its town: a floor (``1º C``, ``3r 1a``, ``4 izda``,
+# ``bajo``) or a kilometre (``km 4``). After a bare house number the name may be a
+# neighbourhood that MEDDOCAN keeps in the street (``Paseo de la Reforma 476, Juárez``),
+# so it is cut off only when it is a listed Spanish town or region.
+_FLOOR_OR_KM_BEFORE = re.compile(
+    rf"(?:\d{{1,2}}{SP}?(?:[ºª°]|r|n|t|è)(?:{SP}*\w{{1,2}})?|\d{{1,3}}{SP}*(?-i:[A-Z])|{_SIDE}\.?|{_FLOOR_WORD}(?:{SP}+\w)?"
+    rf"|km\.?{SP}*\d+(?:[.,]\d+)?){SP}*$",
+    re.IGNORECASE,
+)
+_NOT_TOWN = ADDRESS_WORDS | {normalize(t.rstrip("./")) for t in STREET_TYPES}
 
 
 def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with each CALLE span widened over a floor
-    word right after it and stripped of the dot of a final side word (see the module)."""
+    word right after it, stripped of the dot of a final side word, and cut before a town
+    after its last comma (see the module)."""
     ordered = sorted(spans)
     out = []
     for i, span in enumerate(ordered):
@@ -57,5 +85,25 @@ def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 span = replace(span, end=m.end("floor"), source=RULE)
             if _SIDE_WITH_DOT.search(text, span.start, span.end):
                 span = replace(span, end=span.end - 1, source=RULE)
+            if town := _town_after_address(text, span):
+                out.append(replace(span, end=town[0], source=RULE))
+                span = PHISpan(town[1], span.end, TERRITORY, span.confidence, RULE)
         out.append(span)
     return out
+
+
+def _town_after_address(text: str, span: PHISpan) -> tuple[int, int] | None:
+    """Where the street of a CALLE span ending in ``, Town`` ends and the town starts."""
+    m = _TOWN_AFTER_ADDRESS.search(text, span.start, span.end)
+    if m is None or normalize(m.group("town").split()[0]) in _NOT_TOWN:
+        return None
+    closed = _FLOOR_OR_KM_BEFORE.search(text, span.start, m.start("comma")) is not None
+    if not closed and normalize(m.group("town")) not in _towns():
+        return None
+    return m.start("comma"), m.start("town")
+
+
+@cache
+def _towns() -> frozenset[str]:
+    """Normalised Spanish municipalities, provinces, communities and islands."""
+    return listed_names(SPANISH_PLACE_LISTS, normalize)
