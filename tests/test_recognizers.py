@@ -697,6 +697,10 @@ def test_roles_from_labels(text, name, model_type, expected):
         ("Se avisa a los servicios sociales y al juzgado.", []),
         ("Universidad de Soria Avda. Mayor 3", ["Universidad de Soria"]),
         ("Universidad de Soria E-mail: x", ["Universidad de Soria"]),
+        # care homes and clubs; an old "Residencia Sanitaria" is a hospital
+        ("Vuelve a Residència La Bonanova tras el alta.", ["Residència La Bonanova"]),
+        ("juega al hockey en el Club Patín Xixón desde niño", ["Club Patín Xixón"]),
+        ("ingresó en la Residencia Sanitaria Virgen del Rocío", []),
     ],
 )
 def test_find_organisations(text, expected):
@@ -715,6 +719,17 @@ def test_organisations_replace_the_model_pieces_inside_them_only():
     assert [(text[s.start : s.end], s.type, s.source) for s in out] == [
         ("Servicios Sociales de Ribadeo", "INSTITUCION", RULE),
         ("Asociación Vecinal de Ribadeo en Lugo", "INSTITUCION", MODEL),
+    ]
+
+
+def test_organisations_replace_a_model_span_opened_on_the_article():
+    text = "juega en el Club Patín Xixón; vive en la Residencia Sol y Mar"
+    model = [span_of(text, "el Club Patín Xixón", "TERRITORIO"), span_of(text, "vive en la Residencia", "CALLE")]
+    out = organisations(text, model)
+    # the article's span is replaced; a span from further back (a verb) keeps the body out
+    assert [(text[s.start : s.end], s.type) for s in out] == [
+        ("Club Patín Xixón", "INSTITUCION"),
+        ("vive en la Residencia", "CALLE"),
     ]
 
 

@@ -18,7 +18,10 @@ nº 3 de …``, ``Cofradía de Pescadores de Cambados``, ``Colegio Oficial de M�
 …``, ``CEIP Miguel Hernández``) or, in Basque, by the name and a head after it
 (``… Ikastetxea``): one INSTITUCION span when at least one capitalised word follows
 the head (``los servicios sociales`` and ``el juzgado`` name no one), added after the
-merge by :func:`organisations` where no span of the model's reaches outside it. Heads that also
+merge by :func:`organisations` where no span of the model's reaches outside it (one that
+only adds the article before it, ``el Club …``, is replaced). Care homes and clubs count
+(``Residència La Bonanova``, ``Club Patín Xixón``), not an old ``Residencia Sanitaria``,
+a hospital. Heads that also
 open a hospital's or a health centre's name (``Centro``, ``Fundación``, ``Instituto``)
 are left to the model.
 """
@@ -149,6 +152,11 @@ _HEADS = (
     "Universidade",
     "Facultad",
     "Policía",
+    # care homes and clubs (the notes: ``Residència La Bonanova``, ``Club Patín Xixón``);
+    # an old ``Residencia Sanitaria`` is a hospital (see find_organisations)
+    "Residencia",
+    "Residència",
+    "Club",
 )
 # Words between the head and the name's capitals: "of"-like ones, after which another
 # body's head is still part of this name ("… de l'Ajuntament de Terrassa"), and "and"
@@ -224,6 +232,8 @@ _BASQUE_ORGANISATION = re.compile(
 
 
 _CAPITAL_WORD = re.compile(rf"(?<![^\W\d_])[{UPPER}]")  # a capital that opens a word
+# A name that makes its head a hospital's: "Residencia Sanitaria Virgen del Rocío".
+_HOSPITAL_NAME = re.compile(rf"{SP}+(?i:sanitaria|sanitària|hospital)\b")
 
 
 def _names_someone(m: re.Match[str]) -> bool:
@@ -236,7 +246,11 @@ def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
     for m in _organisation().finditer(text):
         # A name in capitals goes with a head in capitals.
-        if _names_someone(m) and not (m.group("head").isupper() and not m.group("name").isupper()):
+        if (
+            _names_someone(m)
+            and not (m.group("head").isupper() and not m.group("name").isupper())
+            and not _HOSPITAL_NAME.match(m.group("name"))
+        ):
             yield m.start(), m.end(), INSTITUTION
     if any(head in text for head in _BASQUE_HEADS):
         for m in _BASQUE_ORGANISATION.finditer(text):
@@ -271,6 +285,11 @@ def _without_honorific(text: str, span: PHISpan) -> PHISpan:
     return PHISpan(m.end(), span.end, span.type, span.confidence, RULE) if m and m.end() < span.end else span
 
 
+# A model's span that opens on a lower-case article or preposition before a body's head
+# (``el Club Patín Xixón`` typed TERRITORIO, Galician ``pola Fundación …``).
+_LEADING_FUNCTION_WORD = re.compile(rf"(?-i:el|la|los|las|del|al|en|pola|polo|da|do|de){SP}+")
+
+
 def organisations(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with each body :func:`find_organisations`
     names made one INSTITUCION span, and each centre :func:`find_health_centres` names
@@ -284,7 +303,10 @@ def organisations(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     for start, end, type_ in sorted([*find_organisations(text), *find_health_centres(text)]):
         first = bisect_left(starts, start)
         if first and out[first - 1].end > start:
-            continue  # a span before reaches into it
+            before = out[first - 1]
+            if before.end > end or not _LEADING_FUNCTION_WORD.fullmatch(text, before.start, start):
+                continue  # a span before reaches into it
+            first -= 1  # the model's span opened on the article before the name: replaced
         last = bisect_left(starts, end)
         if last > first and out[last - 1].end > end:
             continue  # a span inside runs past its end
