@@ -323,6 +323,9 @@ def test_the_rule_layer_keeps_one_span_where_recognizers_agree():
         ("Vive en la Comunidad de Madrid desde 2010.", []),
         ("avisada la cruz roja a las once", []),
         ("Servicio Canario de la Salud de guardia", ["Servicio Canario de la Salud"]),
+        # private insurers and banks; a town that names a bank is left to the model
+        ("Asegurada en Sanitas; antes en SegurCaixa Adeslas y DKV.", ["Sanitas", "SegurCaixa Adeslas", "DKV"]),
+        ("Trabajó en Santander y cobra de Ibercaja.", ["Ibercaja"]),
     ],
 )
 def test_institutions(text, expected):
@@ -701,6 +704,7 @@ def test_roles_from_labels(text, name, model_type, expected):
         ("Vuelve a Residència La Bonanova tras el alta.", ["Residència La Bonanova"]),
         ("juega al hockey en el Club Patín Xixón desde niño", ["Club Patín Xixón"]),
         ("ingresó en la Residencia Sanitaria Virgen del Rocío", []),
+        ("préstamo con Caja Rural de Canarias y", ["Caja Rural de Canarias"]),
     ],
 )
 def test_find_organisations(text, expected):

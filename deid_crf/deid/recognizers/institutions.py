@@ -5,7 +5,8 @@ head a letter on a line of their own (``SERVIZO GALEGO DE SAÚDE``, ``Osakidetza
 that it has never seen (``Servicio Canario de la Salud``). These names are fixed, so
 a list finds them: the health service and government of every autonomous community
 (:data:`deid_crf.gazetteers.spanish.HEALTH_SERVICES`) and national police, insurers
-and NGOs (:data:`~deid_crf.gazetteers.spanish.NATIONAL_BODIES`), in any letter case
+and NGOs, private health insurers and banks
+(:data:`~deid_crf.gazetteers.spanish.NATIONAL_BODIES`), in any letter case
 as long as the text has a capital in it. Acronyms that are also ordinary words or
 other things' acronyms (``SAS``, ``SES``, ``ICS``…) and governments named like their
 territory (``Comunidad de Madrid``) are left to the model. A town council
@@ -157,6 +158,9 @@ _HEADS = (
     "Residencia",
     "Residència",
     "Club",
+    # banks named by their region ("Caja Rural de Canarias")
+    "Caja Rural",
+    "Caixa Rural",
 )
 # Words between the head and the name's capitals: "of"-like ones, after which another
 # body's head is still part of this name ("… de l'Ajuntament de Terrassa"), and "and"
