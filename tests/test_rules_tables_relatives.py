@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from deid_crf.deid.recognizers.ages import ages_before_their_unit
 from deid_crf.deid.recognizers.institutions import organisations
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.table_columns import find_table_values
@@ -340,6 +341,40 @@ def test_an_age_later_in_a_relatives_sentence(text, want):
     spans = model(text, (age, AGE))
     out = relatives(text, spans)
     assert [s.type for s in out if text[s.start : s.end] == age] == [want]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # the unit once, after the last age, or none at all: each number is the relative's
+        (
+            "Madre con cáncer de mama bilateral a los 47 y 59 años, fallecida a los 62.",
+            ["Madre", "47", "59 años", "62"],
+        ),
+        ("Padre, 75 años, melanoma a los 68. Rama paterna sin datos.", ["Padre", "68"]),
+        ("su tío paterno, diagnosticado a los 64 de cáncer de próstata", ["tío paterno", "64"]),
+        # not an age: a count of something; and the patient's own sentence
+        ("Su madre recibió quimioterapia y se reevaluó a los 6 ciclos.", ["madre"]),
+        ("Acude con su madre. Operado a los 12.", ["madre"]),
+    ],
+)
+def test_ages_at_a_relatives_diagnosis_or_death(text, want):
+    out = relatives(text, [])
+    assert [text[s.start : s.end] for s in out] == want
+
+
+@pytest.mark.parametrize(
+    "text, last, want",
+    [
+        ("cesáreas a los 22 y 24 años. Ahora", "24 años", ["22", "24 años"]),
+        ("orquidopexia a los 3, 5 y 8 años respectivamente", "8 años", ["3", "5", "8 años"]),
+        # a list that "a los" does not open, and a number already in a span
+        ("Gesta 3 y 24 años de edad", "24 años", ["24 años"]),
+    ],
+)
+def test_ages_before_their_unit(text, last, want):
+    out = ages_before_their_unit(text, model(text, (last, AGE)))
+    assert [(text[s.start : s.end], s.type) for s in out] == [(w, AGE) for w in want]
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,13 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from deid_crf.deid.recognizers.addresses import street_tails
-from deid_crf.deid.recognizers.ages import AGE, find_ages_in_words, find_labelled_ages, find_young_ages
+from deid_crf.deid.recognizers.ages import (
+    AGE,
+    ages_before_their_unit,
+    find_ages_in_words,
+    find_labelled_ages,
+    find_young_ages,
+)
 from deid_crf.deid.recognizers.common import (
     COLLEGIATE_ID,
     CONTACT_ID,
@@ -393,7 +399,7 @@ class RuleLayer:
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))
-            spans = professions_with_their_complement(text, spans)
+            spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:

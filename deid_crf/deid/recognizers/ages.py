@@ -24,10 +24,11 @@ Catalan, Galician or Basque and a number: ``Edat: 34 anys``, ``Idade: 83 anos``,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import SP, Match
+from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 AGE = "EDAD_SUJETO_ASISTENCIA"
 
@@ -78,3 +79,30 @@ def find_labelled_ages(text: str) -> Iterator[Match]:
     for m in _LABELLED.finditer(text):
         if int(re.match(r"\d+", m.group("age")).group()) < 120:
             yield m.start("age"), m.end("age"), AGE
+
+
+# "a los 47 y 59 años", "a los 22, 24 y 30 años": the unit comes once, after the last
+# age, so the model finds the last and misses the others. MEDDOCAN train annotates each
+# (``a los 22 y 24 años``: ``22`` and ``24 años``, two spans of one type).
+_AGE_WITH_UNIT = re.compile(rf"\d{{1,3}}{SP}+(?:años|meses|anys|anos|urte)")
+_EARLIER_AGE = re.compile(rf"(?<![\w.,])(?P<age>\d{{1,3}}){SP}*(?:,|y|e|i){SP}*$")
+_AGES_OPENING = re.compile(rf"(?<!\w)(?i:a|entre|de){SP}+(?i:los|els|os){SP}+$")
+_PAIRED_TYPES = (AGE, "FAMILIARES_SUJETO_ASISTENCIA")
+
+
+def ages_before_their_unit(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (not overlapping one another) with each bare age of a list whose last
+    age (an age or a relative span, ``59 años``) carries the unit added as a span of
+    the last age's type, when ``a los`` opens the list and no span covers it."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for span in spans:
+        if span.type not in _PAIRED_TYPES or not _AGE_WITH_UNIT.fullmatch(text, span.start, span.end):
+            continue
+        end, found = span.start, []
+        while (m := _EARLIER_AGE.search(text, max(0, end - 12), end)) and not coverage.overlaps(*m.span("age")):
+            found.append(m.span("age"))
+            end = m.start()
+        if found and _AGES_OPENING.search(text, max(0, end - 12), end):
+            added += [PHISpan(start, stop, span.type, span.confidence, RULE) for start, stop in found]
+    return sorted([*spans, *added])

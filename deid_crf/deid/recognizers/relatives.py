@@ -211,6 +211,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     ]
     out: list[PHISpan] = []
     relative_end = -1  # where the last relative span with a kinship word ends
+    relative_ends: list[int] = []
     for span in sorted([*spans, *added]):
         if span.type == RELATIVE and (m := _ARTICLE.match(text, span.start)) and m.end() < span.end:
             span = replace(span, start=m.end(), text="", replacement=None)
@@ -224,8 +225,43 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         # own name must not take the patient's age with it.
         if span.type == RELATIVE and _KIN.search(text, max(0, span.start - _LOOKBACK), span.end):
             relative_end = span.end
+            relative_ends.append(span.end)
         out.append(span)
-    return _with_their_ages(text, _with_their_names(text, out))
+    out = _with_their_ages(text, _with_their_names(text, out))
+    return _ages_at_events(text, out, relative_ends)
+
+
+# "Madre con cáncer de mama a los 47 y 59 años, fallecida a los 62.": ages at a
+# relative's diagnosis or death, the unit written once or not at all, in a pedigree or
+# a family history. Each number is a FAMILIARES span (the last with its unit), as MEDDOCAN
+# train writes ``diagnosticado a los 64 de cáncer`` and the guidelines' P4.3; a bare
+# number must end the clause or name what happened at that age (``a los 68.``,
+# ``a los 64 de cáncer``), so ``a los 6 ciclos`` is left alone.
+_AGES_AT = re.compile(
+    rf"(?<!\w)a{SP}+los{SP}+(?P<ages>\d{{1,3}}(?:{SP}*(?:,|y|e){SP}*\d{{1,3}})*)"
+    rf"(?:{SP}+(?P<unit>años|anys|anos)(?!\w)|(?=[.,;:)]|{SP}+de{SP}+[a-zñáéíóú]|{SP}*$))",
+    re.MULTILINE,
+)
+_NUMBER_IN_LIST = re.compile(r"\d{1,3}")
+
+
+def _ages_at_events(text: str, spans: list[PHISpan], relative_ends: list[int]) -> list[PHISpan]:
+    """``spans`` with the ages of :data:`_AGES_AT` later in a relative's sentence (see
+    :func:`_later_in_the_sentence`) added where no span covers them."""
+    if not relative_ends:
+        return spans
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for m in _AGES_AT.finditer(text):
+        if coverage.overlaps(m.start("ages"), m.end()):
+            continue
+        if not any(_later_in_the_sentence(text, end, m.start()) for end in relative_ends if end <= m.start()):
+            continue
+        numbers = list(_NUMBER_IN_LIST.finditer(text, *m.span("ages")))
+        for i, number in enumerate(numbers):
+            end = m.end() if i == len(numbers) - 1 else number.end()
+            added.append(PHISpan(number.start(), end, RELATIVE, 1.0, RULE))
+    return sorted([*spans, *added])
 
 
 # "hijo de 27 años", "dos hijas de 16 y 12 años", "hijo mediano (21 años)": one span in
