@@ -404,3 +404,17 @@ def test_a_job_stops_at_the_next_span():
     text = "auxiliar de enfermería del Hospital Clínico"
     spans = [PHISpan(0, 8, "PROFESION", 0.8, MODEL), PHISpan(12, 22, "TERRITORIO", 0.5, MODEL)]
     assert professions_with_their_complement(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    "text, model_span, want",
+    [
+        ("con enfermedad de Graves; hermana gemela sana.", "hermana gemela sana", "hermana gemela"),
+        ("Antecedentes: padre fallecido de ictus.", "padre fallecido", "padre"),
+        # a qualifier of the relative stays
+        ("Su hermano mayor trabaja.", "hermano mayor", "hermano mayor"),
+    ],
+)
+def test_a_relatives_health_is_cut_off_the_span(text, model_span, want):
+    [span] = relatives(text, model(text, (model_span, RELATIVE)))
+    assert text[span.start : span.end] == want

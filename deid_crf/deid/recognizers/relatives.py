@@ -35,7 +35,8 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
 * a kinship phrase and the name right after it, a space between (``filla Aina``), are
   one span, as in MEDDOCAN train (``madre Teresa Rodriguez``) and the notes; a relative
   span the model opened on the word before the article (``Traduce el hijo Wei``) or ran
-  past the name (``hija Inmaculada trabaja``) is cut back to the phrase and the name.
+  past the name (``hija Inmaculada trabaja``) is cut back to the phrase and the name, and
+  one over the relative's health (``hermana gemela sana``) loses that word.
 """
 
 from __future__ import annotations
@@ -305,6 +306,12 @@ _RUN_ON = re.compile(
     rf"(?P<kept>{_KIN_ONLY.pattern}(?:{SP}+{_NAME_WORD})+)(?:{SP}+(?!(?:de|del|y|i|e)\b)(?-i:[a-zñáéíóúü]+))+",
     re.IGNORECASE,
 )
+# A relative's health that the model ran the span over (``hermana gemela sana``,
+# ``padre fallecido``): MEDDOCAN train ends no FAMILIARES span with such a word.
+_HEALTH_AFTER = re.compile(
+    rf"(?<=[^\W\d_]){SP}+(?:san[oa]s?|fallecid[oa]s?|viv[oa]s?|afect[oa]s?|asintomátic[oa]s?|difunt[oa]s?)$",
+    re.IGNORECASE,
+)
 _LEADING_WORD = re.compile(rf"[^\W\d_]+{SP}+(?:el|la|los|las|su|sus|un|una){SP}+(?={_KIN_WORD}(?!\w))", re.IGNORECASE)
 _NAMED_TYPES = (*PERSON_TYPES, RELATIVE)
 
@@ -321,6 +328,8 @@ def _with_their_names(text: str, spans: list[PHISpan]) -> list[PHISpan]:
                 span = replace(span, start=m.end(), source=RULE, text="", replacement=None)
             if (m := _RUN_ON.fullmatch(text, span.start, span.end)) and _starts_capitalised_name(text, m):
                 span = replace(span, end=m.end("kept"), source=RULE, text="", replacement=None)
+            if m := _HEALTH_AFTER.search(text, span.start, span.end):
+                span = replace(span, end=m.start(), source=RULE, text="", replacement=None)
         previous = out[-1] if out else None
         if (
             previous is not None
