@@ -43,6 +43,7 @@ from deid_crf.deid.recognizers.places import (
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.roads import find_road_points
+from deid_crf.deid.recognizers.streets import find_streets
 from deid_crf.deid.recognizers.vehicles import find_vehicle_ids
 from deid_crf.deid.recognizers.work import find_companies, find_professions
 from deid_crf.deid.rules import RuleLayer
@@ -959,3 +960,27 @@ def test_a_place_after_a_kinship_word_is_the_relatives_name_but_not_after_a_town
 )
 def test_find_labelled_staff(text, expected):
     assert [(t, type_) for t, type_ in found(find_labelled_staff, text)] == [(e, STAFF) for e in expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Domicilio: Calle Alonso de Freylas, 6, Bajo A. CP 18001", ["Calle Alonso de Freylas, 6, Bajo A"]),
+        ("vive en C/ José Mª Haro, 51-13. Tel.", ["C/ José Mª Haro, 51-13"]),
+        ("Avda. Escosura, 4 - 6° E, 28012", ["Avda. Escosura, 4 - 6° E"]),
+        ("Carrer d'Aragó 214, 3r 1a, 08011 Barcelona", ["Carrer d'Aragó 214, 3r 1a"]),
+        ("Centro de acogida, Camino de Ronda, 110, Granada", ["Camino de Ronda, 110"]),
+        ("Hospital de Cruces, Gurutzeta plaza, z/g · Barakaldo", ["Gurutzeta plaza, z/g"]),
+        ("Maiatzaren Bata kalea, 27 (Barakaldo)", ["Maiatzaren Bata kalea, 27"]),
+        ("CALLE MAYOR 5, 2º IZDA\n", ["CALLE MAYOR 5, 2º IZDA"]),
+        # a postcode is not a house number or a floor, and a dot ends the address
+        ("C/ Irunlarrea, 4 E-31008 Pamplona", ["C/ Irunlarrea, 4"]),
+        ("C/ del Planetario, 28, 2, 3. Madrid", ["C/ del Planetario, 28, 2, 3"]),
+        # no house number, a lower-case name, or no street type: left to the model
+        ("paseaba por la Plaza Mayor de Salamanca", []),
+        ("sale a dar un paseo largo 30 minutos", []),
+        ("Residencia El Limonar 24", []),
+    ],
+)
+def test_find_streets(text, expected):
+    assert texts(find_streets, text) == expected

@@ -181,13 +181,13 @@ def test_evaluate_table_on_a_toy_corpus():
 
 def test_names_found_once_are_found_again_in_the_document():
     text = "Nombre: Ernesto Rivera Bueno.\nEl Sr. Rivera y su socio Ernesto. Calle Rivera, 3. Riveras.\n"
-    model = [PHISpan(8, 28, "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL), PHISpan(64, 76, "CALLE", 0.8, MODEL)]
+    model = [PHISpan(8, 28, "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL), PHISpan(64, 79, "CALLE", 0.8, MODEL)]
     spans = propagate_names(text, model)
     assert [(text[s.start : s.end], s.type, s.source) for s in spans] == [
         ("Ernesto Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA", "model"),
         ("Rivera", "NOMBRE_SUJETO_ASISTENCIA", "propagated"),
         ("Ernesto", "NOMBRE_SUJETO_ASISTENCIA", "propagated"),
-        ("Calle Rivera", "CALLE", "model"),
+        ("Calle Rivera, 3", "CALLE", "model"),
     ]
     assert rule_layer("default", propagate=False).apply(text, model) == model
     assert rule_layer("off").apply(text, model) == model

@@ -89,6 +89,7 @@ from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import STREET, find_road_points
 from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex
+from deid_crf.deid.recognizers.streets import find_streets
 from deid_crf.deid.recognizers.table_columns import RELATIVE, find_table_values
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
 from deid_crf.deid.recognizers.work import (
@@ -208,6 +209,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("age_in_words", (AGE,), find_ages_in_words, "an age in words: varón de setenta y dos años"),
         Recognizer("labelled_age", (AGE,), find_labelled_ages, "the number after Edad:, Edat:, Idade:, Adina:"),
         Recognizer("road_point", (STREET,), find_road_points, "a road with its kilometre point: Ctra. A-319, km 4"),
+        Recognizer("street", (STREET,), find_streets, "a street type, name and house number: C/ Mayor 3, 2º izda"),
         Recognizer(
             "table_column",
             ("NOMBRE_SUJETO_ASISTENCIA", RELATIVE, STAFF, AGE, SEX, PATIENT_ID),
