@@ -70,9 +70,12 @@ def texts(finder, text):
         # A written country code stays in the span with its "+"; a "+" set apart by a
         # space does not (MEDDOCAN train annotates "+ 34 93 …" from "34").
         ("y teléfono +34 612 345 678, remitido", [("+34 612 345 678", PHONE)]),
+        # a bracketed code keeps its opening bracket with the closing one
+        ("Teléfono: (+34) 603 88 21 47", [("(+34) 603 88 21 47", PHONE)]),
+        ("Tel (91) 555 12 34", [("(91) 555 12 34", PHONE)]),
         ("Tel.: + 34 93 693 29 05. Fax: + 34 93 567 22 28", [("34 93 693 29 05", PHONE), ("34 93 567 22 28", FAX)]),
         ("tel. 0034 93 123 45 67.", [("0034 93 123 45 67", PHONE)]),
-        ("su hija en Lyon (+33) 6 12 34 56 78", [("+33) 6 12 34 56 78", PHONE)]),
+        ("su hija en Lyon (+33) 6 12 34 56 78", [("(+33) 6 12 34 56 78", PHONE)]),
         ("contacto +212 6 61 23 45 67 y", [("+212 6 61 23 45 67", PHONE)]),
         ("móvil +44 7700 900417", [("+44 7700 900417", PHONE)]),
         ("Tel. 91 683 93 60 ext. 2417 · Fax 91 683 97 48", [("91 683 93 60 ext. 2417", PHONE), ("91 683 97 48", FAX)]),

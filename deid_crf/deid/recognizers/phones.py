@@ -176,6 +176,8 @@ def _matched_numbers(text: str) -> Iterator[Match]:
             if type_ is None and not international and not grouped:
                 continue
             first = start + re.search(r"\+\d|\d", m.raw_string).start()  # "+34 …" keeps its "+", "+ 34" not
+            if first > start and text[first - 1] == "(" and ")" in text[first:end]:
+                first -= 1  # "(+34) 603 …": the bracket that the code's closing one pairs with
             yield first, end, type_ or PHONE
 
 
