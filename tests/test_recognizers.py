@@ -36,6 +36,7 @@ from deid_crf.deid.recognizers.places import (
     find_home_places,
     find_neighbourhoods,
     find_region_names,
+    joined_places,
     places_by_name,
     split_at_slashes,
     towns_after_countries,
@@ -987,3 +988,20 @@ def test_find_labelled_staff(text, expected):
 )
 def test_find_streets(text, expected):
     assert texts(find_streets, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces", "expected"),
+    [
+        ("s/n. 46520 Puerto de Sagunto (Valencia)", ["Puerto", "Sagunto"], ["Puerto de Sagunto"]),
+        ("Localidad/ Provincia: Cdad. Real", ["Cdad", "Real"], ["Cdad. Real"]),
+        ("CP 66260 Monterrey, Nuevo León", ["Monterrey", "Nuevo", "León"], ["Monterrey", "Nuevo León"]),
+        ("08907 L’Hospitalet de Llobregat", ["Hospitalet de Llobregat"], ["L’Hospitalet de Llobregat"]),
+        # two places side by side stay two, as MEDDOCAN annotates them
+        ("39770 Laredo Cantabria", ["Laredo", "Cantabria"], ["Laredo", "Cantabria"]),
+        ("Oviedo, Asturias", ["Oviedo", "Asturias"], ["Oviedo", "Asturias"]),
+    ],
+)
+def test_joined_places(text, pieces, expected):
+    spans = sorted(span_of(text, piece, "TERRITORIO") for piece in pieces)
+    assert [text[s.start : s.end] for s in joined_places(text, spans)] == expected

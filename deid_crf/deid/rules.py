@@ -80,6 +80,7 @@ from deid_crf.deid.recognizers.places import (
     COUNTRY,
     find_home_places,
     find_neighbourhoods,
+    joined_places,
     places_by_name,
     split_at_slashes,
     towns_after_countries,
@@ -397,7 +398,7 @@ class RuleLayer:
             spans = list(model_spans)
         if self.active:
             spans = street_tails(text, towns_after_countries(text, places_by_name(text, organisations(text, spans))))
-            spans = split_at_slashes(text, spans)
+            spans = joined_places(text, split_at_slashes(text, spans))
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))

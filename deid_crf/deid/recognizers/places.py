@@ -28,7 +28,9 @@
   are not taken this way: the model finds them, and many are words (``Plan``, ``Ojos``).
 * ``Pamplona/Iruña``, ``Cruces/Barakaldo``: two names joined by a slash are two places,
   as MEDDOCAN annotates them (train: ``Cruces`` and ``Barakaldo``, two TERRITORIO
-  spans); :func:`split_at_slashes` cuts the model's one span in two.
+  spans); :func:`split_at_slashes` cuts the model's one span in two, and
+  :func:`joined_places` joins the pieces of one place the model cut (``Puerto`` +
+  ``Sagunto``, ``Nuevo`` + ``León``) and takes in an elided ``L’``.
 """
 
 from __future__ import annotations
@@ -225,4 +227,36 @@ def split_at_slashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 out.append(PHISpan(start, m.start(), span.type, span.confidence, RULE))
                 start = m.end()
         out.append(span if start == span.start else PHISpan(start, span.end, span.type, span.confidence, RULE))
+    return out
+
+
+# Two TERRITORIO spans the model cut one place into: joined by a particle ("Puerto" +
+# "de" + "Sagunto"; MEDDOCAN train and dev never annotate two places so), or after a
+# head that is no place alone ("Nuevo" + "León", "Cdad." + "Real"; two places next to
+# each other otherwise are two spans there: "Laredo Cantabria", "Oviedo Asturias").
+_PARTICLE_GAP = re.compile(rf"{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+")
+_PLACE_HEAD = re.compile(
+    r"(?:Nuevo|Nueva|Nvo|Nva|Puerto|Port|Ciudad|Cdad|Villa|San|Santa|Sant|Santo|Alto|Alta|Gran|Vila|Castillo)",
+)
+_HEAD_GAP = re.compile(rf"\.?{SP}+")
+# A Catalan article elided before a town: "L'Hospitalet de Llobregat", "L’Escala".
+_ELIDED_ARTICLE = re.compile(r"(?<!\w)[Ll]['’]$")
+
+
+def joined_places(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) with the TERRITORIO pieces of one place
+    joined (see above) and a Catalan article elided before a place taken into it."""
+    out: list[PHISpan] = []
+    for span in spans:
+        if span.type == TERRITORY and _ELIDED_ARTICLE.search(text, max(0, span.start - 2), span.start):
+            span = PHISpan(span.start - 2, span.end, span.type, span.confidence, RULE)
+        previous = out[-1] if out else None
+        if previous is not None and previous.type == TERRITORY and span.type == TERRITORY:
+            if _PARTICLE_GAP.fullmatch(text, previous.end, span.start) or (
+                _PLACE_HEAD.fullmatch(text, previous.start, previous.end)
+                and _HEAD_GAP.fullmatch(text, previous.end, span.start)
+            ):
+                out[-1] = PHISpan(previous.start, span.end, TERRITORY, previous.confidence, RULE)
+                continue
+        out.append(span)
     return out
