@@ -153,6 +153,16 @@ def test_courtesy_titles_are_cut_from_names():
     assert got == ["Nauzet Santana Quintana", "Ruiz", "Dr."]
 
 
+def test_spelled_out_titles_are_cut_from_names_but_not_from_places():
+    text = "Remitido por: Doctora Marta García. Hospital Universitario Doctor Negrín."
+    spans = [
+        span(text, "Doctora Marta García", "NOMBRE_PERSONAL_SANITARIO"),
+        span(text, "Hospital Universitario Doctor Negrín", "HOSPITAL"),
+    ]
+    got = [text[s.start : s.end] for s in without_titles(text, spans)]
+    assert got == ["Marta García", "Hospital Universitario Doctor Negrín"]
+
+
 def test_acronym_defined_after_a_hospital_is_found_again():
     text = "Remitida desde el Hospital Universitario Miguel Servet (HUMS). Reingresa en el HUMS; HUMSX no."
     spans = [span(text, "Hospital Universitario Miguel Servet", "HOSPITAL")]
