@@ -285,3 +285,15 @@ def test_relatives_in_other_languages_and_with_their_ages(text, expected):
     from deid_crf.deid.recognizers.relatives import relatives
 
     assert [text[s.start : s.end] for s in relatives(text, [])] == expected
+
+
+def test_a_contact_fields_label_alone_is_never_a_span():
+    text = "Avda. Mayor, s/n. Cádiz. Tfno: 956 00 00 00 / móvil 600 00 00 00"
+    tfno, movil = text.index("Tfno"), text.index("móvil")
+    model = [PHISpan(tfno, tfno + 4, "CALLE", 0.6, MODEL), PHISpan(movil, movil + 5, "CALLE", 0.6, MODEL)]
+    out = rule_layer("default", propagate=False).apply(text, model)
+    assert not [s for s in out if s.start in (tfno, movil)]
+    # the same word inside a longer span is left alone
+    text = "Trabaja en Correo Express desde 2019."
+    company = PHISpan(text.index("Correo"), text.index(" desde"), "OTROS_SUJETO_ASISTENCIA", 0.9, MODEL)
+    assert company in rule_layer("default", propagate=False).apply(text, [company])

@@ -403,6 +403,7 @@ class RuleLayer:
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
+            spans = [s for s in spans if not _is_field_label(text[s.start : s.end])]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:
@@ -412,6 +413,17 @@ class RuleLayer:
         if self.allow is not None:
             spans = [s for s in spans if not self.allow(s.type, text[s.start : s.end])]
         return spans
+
+
+# The labels of a letterhead's contact fields, which the model sometimes takes for the
+# end of the address before them (``Los Balbos, s/n. Cádiz. Tfno``): never PHI alone.
+_FIELD_LABELS = frozenset(
+    "tel tel. telf telf. tfno tfno. tlf tlf. telefono movil fax email e-mail correo domicilio direccion".split()
+)
+
+
+def _is_field_label(span_text: str) -> bool:
+    return normalize(span_text.rstrip(":. ")) in _FIELD_LABELS
 
 
 def _spans_of(recognizers: Iterable[Recognizer], text: str) -> list[PHISpan]:

@@ -220,7 +220,9 @@ def initials_before_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 _COURTESY = r"(?:Dr|Dra|Dña|Sr|Sra|D|Dª)\."
 # A courtesy title that opens a name span, the space after it included (N3.1, N5.1:
 # titles are never annotated).
-_LEADING_TITLE = re.compile(rf"(?:{_COURTESY}|Dª|Don|Doña|Srta\.|Doctora?|DOCTORA?|Profesora?\b|Prof\.){SP}+(?=[^\W\d_])")
+_LEADING_TITLE = re.compile(
+    rf"(?:{_COURTESY}|Dª|Don|Doña|Srta\.|Doctora?|DOCTORA?|Profesora?\b|Prof\.){SP}+(?=[^\W\d_])"
+)
 
 
 def without_titles(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
