@@ -196,6 +196,12 @@ def test_nass_with_slashes_and_its_check():
         ("NºSocio: 5547889955", [("5547889955", "NUMERO_IDENTIF")]),
         ("Nº de expediente social: TS-2023-0847", [("TS-2023-0847", "OTROS_SUJETO_ASISTENCIA")]),
         ("glucómetro, nº de serie MGMY123-45678.", [("MGMY123-45678", "IDENTIF_DISPOSITIVOS_NRSERIE")]),
+        ("Dra. Outeiriño — cupo 1203", [("1203", "ID_EMPLEO_PERSONAL_SANITARIO")]),
+        ("Nº de profesional: 20418", [("20418", "ID_EMPLEO_PERSONAL_SANITARIO")]),
+        (
+            "acceso por la palma (plantilla biométrica PV-00418-HUCA-7731)",
+            [("PV-00418-HUCA-7731", "IDENTIF_BIOMETRICOS")],
+        ),
         # Traps: labels without a value, words of running text, a value glued to its label.
         ("NHC: ver informe", []),
         ("episodio 2019 de dolor torácico; un episodio de fiebre", []),
@@ -203,6 +209,7 @@ def test_nass_with_slashes_and_its_check():
         ("Col. San Lucas Coyoacán", []),
         ("NHC5512098", []),
         ("Hb 13, HC 120 g", []),
+        ("sin cupo 2025 en la residencia", []),
     ],
 )
 def test_labelled_ids(text, expected):

@@ -20,14 +20,16 @@ Types (MEDDOCAN guidelines):
   and study numbers (P18.1 "episodio, contacto, problema, proceso");
 * ID_TITULACION_PERSONAL_SANITARIO: collegiate numbers (P20.1, label left out as in
   ``NºCol: 08-08-25574``);
-* ID_EMPLEO_PERSONAL_SANITARIO: employee, mecanográfico and CIAS numbers (P21.1);
+* ID_EMPLEO_PERSONAL_SANITARIO: employee, mecanográfico, professional and CIAS numbers
+  and a GP's list number (``cupo 1203``, not a year) (P21.1);
 * NUMERO_IDENTIF: member numbers (P27.1 ``NºSocio: 5547889955``);
 * IDENTIF_DISPOSITIVOS_NRSERIE: serial numbers (``nº de serie``; title of 2.3.23);
 * OTROS_SUJETO_ASISTENCIA: file numbers (P28.1 "números de expedientes");
 * NUMERO_IDENTIF also: federation licences and donor codes (``nº de federado``,
   ``código de donante``);
-* IDENTIF_BIOMETRICOS: the code of a fingerprint or a signature (``ID biométrico``,
-  ``ID de firma``, ``Huella:``; P26.1).
+* IDENTIF_BIOMETRICOS: the code of a fingerprint, a signature or a stored template
+  (``ID biométrico``, ``ID de firma``, ``Huella:``, ``plantilla biométrica``, ``código de
+  iris``; P26.1).
 
 Collegiate numbers that repeat their province code (``28 28 20943``) are found
 without a label too.
@@ -104,12 +106,21 @@ FIELDS: tuple[Field, ...] = (
     Field(r"(?i:colegiad[oa])", COLLEGIATE_ID, word=True),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS", EMPLOYEE_ID),
     Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True),
+    # "Nº de profesional: …", "código profesional …", a GP's list ("cupo 1203": the notes).
+    Field(rf"(?i:(?:{_NUMBER_SIGN}|c[oó]d(?:igo|\.)){_OF}(?:profesional|trabajador(?:/a)?))", EMPLOYEE_ID),
+    Field(r"(?i:cupo)", EMPLOYEE_ID, word=True, shape=r"(?!(?:19|20)[0-9]{2}$)[0-9]{4,6}"),  # not a year
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}socio)", OTHER_ID),
     # "nº de federado", "código de donante": member and donor numbers (P27.1).
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}donante)", OTHER_ID),
     # "ID biométrico …", "ID de firma …": a fingerprint's or a signature's code (P26.1).
     Field(rf"(?i:id{SP}+(?:biom[eé]trico|de{SP}+(?:firma|huella)))", BIOMETRIC_ID),
     Field(r"(?i:huella(?:\s+dactilar)?)", BIOMETRIC_ID, word=True),
+    # "plantilla biométrica PV-00418-…", "código de iris …": a stored template's code.
+    Field(
+        rf"(?i:plantilla{SP}+biom[eé]trica|(?:c[oó]digo|id|{_NUMBER_SIGN}){_OF}(?:iris|plantilla|patr[oó]n{SP}+de{SP}+voz))",
+        BIOMETRIC_ID,
+        word=True,
+    ),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie)", DEVICE_ID),
     # "SN KX7720143" on an implant's label: a serial number (not "S/N", an address's "sin número").
     Field(r"SN", DEVICE_ID, word=True, shape=r"(?=[A-Z]*[0-9])[A-Z0-9]{6,}"),
