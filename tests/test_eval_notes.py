@@ -20,7 +20,7 @@ from deid_crf.text.tokenizer import Tokenizer
 REPO = Path(__file__).resolve().parents[1]
 NOTES = REPO / "evaluation" / "notes"
 HALVES = ("dev", "test")  # the first corpus, split by document and balanced by format
-SPLITS = ("dev", "dev2", "test")  # dev2: fresh guide data in formats the halves lack
+SPLITS = ("dev", "dev2", "dev3", "test")  # dev2: guide data in formats the halves lack; dev3: in theirs
 NGRAM = 8
 
 
@@ -73,6 +73,26 @@ def test_dev2_size_types_and_new_formats(brat: Path):
     assert not set(formats("dev2")) & set(formats("dev") + formats("test"))
 
 
+def test_dev3_size_types_and_the_first_corpus_formats(brat: Path):
+    """dev3 is at least 14 documents and 500 entities, has every type, and has at least one
+    document in each of the 14 formats of the dev and test halves and no other format."""
+    docs = read_brat_dir(brat / "dev3")
+    assert len(docs) >= 14
+    assert sum(len(doc.entities) for doc in docs) >= 500
+    types = {e.type for doc in docs for e in doc.entities}
+    assert types == MEDDOCAN_TYPES, f"dev3 lacks {sorted(MEDDOCAN_TYPES - types)}"
+    assert len(formats("test")) == 14
+    assert set(formats("dev3")) == set(formats("test"))
+
+
+def test_dev3_file_names_are_new():
+    """A dev3 document never shares its name with a document of another split, so a name
+    in a report or an error list says which split it is from."""
+    others = {name for split in SPLITS if split != "dev3" for name in markup_names(split)}
+    assert markup_names("dev3")
+    assert not set(markup_names("dev3")) & others
+
+
 def test_the_scorer_reads_every_split_on_disk():
     """`python -m deid_crf.experiments.eval_notes` offers exactly the splits that exist."""
     from deid_crf.experiments.eval_notes import NOTES_DIR, read_notes
@@ -102,7 +122,7 @@ def markup_counts() -> dict[str, dict[str, collections.Counter[str]]]:
 # The README's tables: documents and entities per split, entities per file, entities per type and split.
 SPLIT_ROW = r"^\| (\w+) \(`markup/\w+/`\) \| (\d+) \| (\d+) \|"
 FILE_ROW = r"^\| ([a-z]+-\d+) \| (\w+) \| [^|]+ \| (\d+) \|"
-TYPE_ROW = r"^\| ([A-Z_]+) \| (\d+) \| (\d+) \| (\d+) \|$"
+TYPE_ROW = r"^\| ([A-Z_]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$"  # one count per split, in SPLITS order
 
 
 def readme_rows(pattern: str) -> list[tuple[str, ...]]:

@@ -3,10 +3,11 @@
     python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev2 --half test]
                                                [--json OUT.json]          # or: make eval-notes
 
-The notes come in three splits (``evaluation/notes/README.md``): ``dev``, the first guide
-half, used for many rounds of rule fixes; ``dev2``, fresh guide data written later; and
-``test``. For each split asked for (default: all three) it scores the model alone and the
-shipped pipeline (the model, the rule layer and name propagation: what
+The notes come in four splits (``evaluation/notes/README.md``): ``dev``, the first guide
+half, used for many rounds of rule fixes; ``dev2``, guide data in other formats written
+later; ``dev3``, fresh guide data in the first corpus's formats, written after dev2 had
+been used up; and ``test``. For each split asked for (default: all four) it scores the
+model alone and the shipped pipeline (the model, the rule layer and name propagation: what
 ``python -m deid_crf.tag`` writes) with the MEDDOCAN measures, and prints a per-type
 table of the shipped pipeline. "Span recall" is the recall of subtask 2 [strict]: spans
 found with exact offsets, whatever their type.
@@ -30,7 +31,7 @@ from deid_crf.text.document import Document, Entity
 
 NOTES_DIR = Path(__file__).resolve().parents[2] / "evaluation" / "notes" / "markup"
 #: The splits of the notes, one folder each under ``NOTES_DIR``.
-SPLITS = ("dev", "dev2", "test")
+SPLITS = ("dev", "dev2", "dev3", "test")
 
 
 def read_notes(folder: Path) -> list[Document]:
@@ -86,9 +87,9 @@ def per_type_table(by_half: dict[str, dict[str, MeddocanScores]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=None, help="model directory (default: models/crf)")
-    parser.add_argument("--notes", type=Path, default=NOTES_DIR, help="folder with dev/, dev2/ and test/ markup")
+    parser.add_argument("--notes", type=Path, default=NOTES_DIR, help="folder with dev/, dev2/, dev3/ and test/ markup")
     parser.add_argument(
-        "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all three)"
+        "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all four)"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the scores as JSON")
     args = parser.parse_args(argv)
