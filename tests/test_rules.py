@@ -297,3 +297,24 @@ def test_a_contact_fields_label_alone_is_never_a_span():
     text = "Trabaja en Correo Express desde 2019."
     company = PHISpan(text.index("Correo"), text.index(" desde"), "OTROS_SUJETO_ASISTENCIA", 0.9, MODEL)
     assert company in rule_layer("default", propagate=False).apply(text, [company])
+
+
+@pytest.mark.parametrize(
+    "text, value, want",
+    [
+        ("Apellidos: Schmidt          Nombre: Klaus", "Schmidt          Nombre", "Schmidt"),
+        ("Edad: 68\tF", "68\tF", "68"),
+        (
+            "Domicilio: c/ Predicadores, 48, 3.º izda, Zaragoza",
+            "c/ Predicadores, 48, 3.º izda,",
+            "c/ Predicadores, 48, 3.º izda",
+        ),
+        # a single or double space and inner commas stay
+        ("Nombre: Ana  María Pérez", "Ana  María Pérez", "Ana  María Pérez"),
+    ],
+)
+def test_a_span_stops_at_a_field_gap_and_loses_ending_punctuation(text, value, want):
+    start = text.index(value)
+    model = [PHISpan(start, start + len(value), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = rules.RuleLayer(priority="model", propagate=False).apply(text, model)
+    assert [text[s.start : s.end] for s in out if s.start == start] == [want]

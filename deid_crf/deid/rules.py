@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import accumulate
 
 from deid_crf.deid.recognizers.addresses import street_tails
@@ -403,7 +404,7 @@ class RuleLayer:
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
-            spans = [s for s in spans if not _is_field_label(text[s.start : s.end])]
+            spans = [s for s in map(partial(_tidy_edges, text), spans) if not _is_field_label(text[s.start : s.end])]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:
@@ -424,6 +425,24 @@ _FIELD_LABELS = frozenset(
 
 def _is_field_label(span_text: str) -> bool:
     return normalize(span_text.rstrip(":. ")) in _FIELD_LABELS
+
+
+# A wide gap (three spaces or a tab) separates a form's fields, and a comma, a semicolon
+# or a colon ends a value: no entity holds one (MEDDOCAN train and dev: no span with a
+# gap, one ending in a comma), but the model runs a value on over them ("Schmidt
+# Nombre", "68    F", "c/ Predicadores, 48, 3.º izda,").
+_FIELD_GAP = re.compile(r"[ ]{3,}|\t")
+_END_PUNCTUATION = ",;:"
+
+
+def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
+    """``span`` cut before a wide gap inside it, and without punctuation that ends it."""
+    end = span.end
+    if gap := _FIELD_GAP.search(text, span.start, end):
+        end = gap.start()
+    while end > span.start + 1 and (text[end - 1] in _END_PUNCTUATION or text[end - 1].isspace()):
+        end -= 1
+    return span if end == span.end else replace(span, end=end, source=RULE)
 
 
 def _spans_of(recognizers: Iterable[Recognizer], text: str) -> list[PHISpan]:
