@@ -293,6 +293,15 @@ def test_a_contact_fields_label_alone_is_never_a_span():
     model = [PHISpan(tfno, tfno + 4, "CALLE", 0.6, MODEL), PHISpan(movil, movil + 5, "CALLE", 0.6, MODEL)]
     out = rule_layer("default", propagate=False).apply(text, model)
     assert not [s for s in out if s.start in (tfno, movil)]
+    # a table's labels taken for names
+    text = "| DNI | 45107832-T |\n| Sexo | M |"
+    model = [
+        PHISpan(2, 5, "NOMBRE_SUJETO_ASISTENCIA", 0.5, MODEL),
+        PHISpan(23, 27, "NOMBRE_SUJETO_ASISTENCIA", 0.5, MODEL),
+    ]
+    assert not [
+        s for s in rule_layer("default", propagate=False).apply(text, model) if s.type == "NOMBRE_SUJETO_ASISTENCIA"
+    ]
     # the same word inside a longer span is left alone
     text = "Trabaja en Correo Express desde 2019."
     company = PHISpan(text.index("Correo"), text.index(" desde"), "OTROS_SUJETO_ASISTENCIA", 0.9, MODEL)

@@ -417,9 +417,12 @@ class RuleLayer:
 
 
 # The labels of a letterhead's contact fields, which the model sometimes takes for the
-# end of the address before them (``Los Balbos, s/n. Cádiz. Tfno``): never PHI alone.
+# end of the address before them (``Los Balbos, s/n. Cádiz. Tfno``), and of a form's
+# fields, which it takes for a name in a table: never PHI alone.
 _FIELD_LABELS = frozenset(
-    "tel tel. telf telf. tfno tfno. tlf tlf. telefono movil fax email e-mail correo domicilio direccion".split()
+    "tel telf tfno tlf telefono movil fax email e-mail correo domicilio direccion".split()
+    # and a form's or a table's own labels ("| DNI | 45107832-T |")
+    + "dni nie nif nhc cip cipa nass nss sexo edad nombre apellidos paciente".split()
 )
 
 
