@@ -392,6 +392,13 @@ def test_a_place_in_brackets_after_a_country_is_a_town():
     ]
 
 
+def test_several_towns_in_brackets_after_a_country():
+    text = "viaje a Japón (Tokio y Kioto) y a Marruecos (Tánger, Tetuán e Ifrane)."
+    spans = [span_of(text, "Japón", "PAIS"), span_of(text, "Marruecos", "PAIS")]
+    out = [text[s.start : s.end] for s in towns_after_countries(text, spans) if s.type == "TERRITORIO"]
+    assert out == ["Tokio", "Kioto", "Tánger", "Tetuán", "Ifrane"]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -3,7 +3,7 @@
 * ``reside en el barrio de Delicias``: the neighbourhood, without ``barrio de``, is a
   TERRITORIO span (guideline P12.4). Only a lower-case ``barrio`` counts, so a centre
   named ``Centro de Salud Barrio del Pilar`` is left to the model.
-* ``natural de Senegal (Thiès)``, ``China (Qingtian, provincia de Zhejiang)``: a
+* ``natural de Senegal (Thiès)``, ``China (Qingtian, provincia de Zhejiang)``, ``Japón (Tokio y Kioto)``: a
   capitalised name in brackets right after a country the model found is a town or
   region of that country (:func:`towns_after_countries`; it needs the model's PAIS
   spans, so it runs after the merge, not as a recognizer).
@@ -56,9 +56,12 @@ _NEIGHBOURHOOD = re.compile(
 )
 _BRACKETED = re.compile(
     rf"{SP}*\({SP}*(?P<town>{_NAME})"
+    # more towns: "Japón (Tokio y Kioto)", "Marruecos (Tánger, Tetuán)"
+    rf"(?P<more>(?:{SP}*(?:,|y|e|i){SP}*{_NAME})*)"
     rf"(?:{SP}*,{SP}*(?:provincia|región|regió|estado|departamento|distrito){SP}+de{SP}+(?P<region>{_NAME}))?"
     rf"{SP}*\)"
 )
+_MORE_TOWNS = re.compile(rf"(?:{SP}*(?:,|y|e|i){SP}*)(?P<town>{_NAME})")
 
 
 def find_neighbourhoods(text: str) -> Iterator[Match]:
@@ -78,10 +81,10 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     for country in spans:
         if country.type != COUNTRY or not (m := _BRACKETED.match(text, country.end)):
             continue
-        for group in ("town", "region"):
-            if m.group(group) is None:
-                continue
-            place = m.span(group)
+        places = [m.span("town"), *(t.span("town") for t in _MORE_TOWNS.finditer(text, *m.span("more")))]
+        if m.group("region") is not None:
+            places.append(m.span("region"))
+        for place in places:
             same = by_range.get(place)
             if same is not None and same.type != TERRITORY:
                 replaced.add(place)
