@@ -88,6 +88,18 @@ HOLIDAYS = (
     "día de Reyes",
     "Ramadán",
     "Ramadan",
+    # more feasts the notes date things by (P6.5: "el día de la madre"), Catalan and Galician too
+    "Carnaval",
+    "Carnavales",
+    "Entroido",
+    "Halloween",
+    "Sanfermines",
+    "Diada",
+    "Setmana Santa",
+    "día de la madre",
+    "día del padre",
+    "noche de San Juan",
+    "revetlla de Sant Joan",
 )
 # Everyday job words (PROFESION, P7.1) that a note puts after "que es", "antiguo" or "ES"
 # ("el hijo mayor, que es camionero"): written for this project, masculine forms, the
@@ -118,7 +130,8 @@ _OCCUPATIONS = """
 """
 OCCUPATION_STEMS = tuple(_OCCUPATIONS.split())
 # Seasons (P6.2: "Otoño del 2017"), a date when a year follows them.
-SEASONS = "primavera verano otoño invierno".split()
+# Seasons in Spanish, Catalan and Galician (P6.2).
+SEASONS = "primavera verano otoño invierno estiu hivern tardor verán inverno outono".split()
 # Spanish number words of a day of the month (1-31) and of a year (1900-2099), as dictated
 # notes and formal letters write dates ("a veinte de febrero de dos mil veinticinco").
 DAY_WORDS = (

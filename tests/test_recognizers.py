@@ -1019,3 +1019,21 @@ def test_find_streets(text, expected):
 def test_joined_places(text, pieces, expected):
     spans = sorted(span_of(text, piece, "TERRITORIO") for piece in pieces)
     assert [text[s.start : s.end] for s in joined_places(text, spans)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Empeora en verano; el otoño del 2017 ingresó", ["verano", "otoño del 2017"]),
+        ("volvió de Rumanía por Navidad y en Semana Santa", ["Navidad", "Semana Santa"]),
+        ("acudió a urgencias el día de la madre", ["día de la madre"]),
+        ("no ha tornat el kit enviat a l'estiu", ["estiu"]),
+        ("viene por Entroido; usuaria desde la Diada de 2023", ["Entroido", "Diada de 2023"]),
+        ("En invierno\nen verano", ["invierno", "verano"]),
+        # not after a preposition or determiner, or a name or a place
+        ("Verano Pérez, Ana", []),
+        ("vive en Reyes Católicos 3; Dr. Nadal; en San Juan de Alicante", []),
+    ],
+)
+def test_seasons_and_feasts(text, expected):
+    assert texts(find_dates, text) == expected

@@ -14,7 +14,9 @@ Found, most complete form first (a later form never overlaps an earlier one):
   checked by :class:`datetime.date`;
 * a weekday with a day number (``jueves 8``) or after ``el``/``del`` (``el lunes``), and
   a two-digit day/month after ``el`` (``colocada el 19/02``);
-* feasts (P6.5: ``Navidad``, ``Semana Santa``) and decades (P6.4: ``años 60``, ``90s``);
+* feasts (P6.5: ``Navidad``, ``Semana Santa``, ``día de la madre``, with a year after them),
+  seasons (P6.2) with their year or after a preposition (``en verano``, ``a l'estiu``), and
+  decades (P6.4: ``años 60``, ``90s``);
 * a year after a preposition or in brackets (``en 1995``, ``(2002)``, ``el año 2000``
   with ``año`` in the span).
 
@@ -125,14 +127,26 @@ _YEAR_IN_WORDS = re.compile(rf"(?<!\w)(?P<date>(?:año{SP}+)?{number_words.YEAR}
 _WEEKDAY_DAY_WORD = re.compile(
     rf"(?<!\w)(?:{_WEEKDAY}),?{SP}+(?:{number_words.DAY_OF_MONTH}){_NOT_A_QUANTITY}", re.IGNORECASE
 )
-# A season with its year (P6.2: ``Otoño del 2017``, ``verano de 2023``), or since or
-# until a season (``desde el verano``).
+# A season with its year (P6.2: ``Otoño del 2017``, ``verano de 2023``), or a season
+# after a preposition or a determiner (``en verano``, ``desde el verano``, ``durante el
+# invierno``, Catalan ``a l'estiu``), not a capitalised ``Verano`` in a name.
+_SEASON_BEFORE = (
+    *("en", "el", "la", "este", "esta", "durante", "pasado", "pasada", "próximo", "próxima", "cada", "al", "del"),
+    *("na", "no", "o", "aquest", "aquell", "per"),
+)
+_AFTER_SEASON_WORD = "|".join(
+    [rf"(?<=\W{w}{SP})" for w in _SEASON_BEFORE] + [r"(?<=\Wl')", r"(?<=\Wl’)", rf"(?<=^en{SP})"]
+)
 _SEASON = re.compile(
     rf"(?<!\w)(?P<date>(?:{'|'.join(SEASONS)})(?:{SP}+de(?:l)?{SP}+(?:año{SP}+)?(?:(?:19|20)\d\d(?!\w)|{number_words.YEAR}))"
-    rf"|(?<=desde{SP}el{SP})(?:{'|'.join(SEASONS)})|(?<=hasta{SP}el{SP})(?:{'|'.join(SEASONS)}))(?!\w)(?!{SP}+de\b)",
+    rf"|(?:{_AFTER_SEASON_WORD})(?:{'|'.join(SEASONS)}))(?!\w)(?!{SP}+de\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A feast, with its year when one follows (``Diada de 2023``, ``Navidad del 2019``).
+_HOLIDAY = re.compile(
+    rf"(?<!\w)(?:{'|'.join(h.replace(' ', SP + '+') for h in HOLIDAYS)})(?:{SP}+del?{SP}+(?:19|20)\d\d)?(?!\w)",
     re.IGNORECASE,
 )
-_HOLIDAY = re.compile(rf"(?<!\w)(?:{'|'.join(h.replace(' ', SP + '+') for h in HOLIDAYS)})(?!\w)", re.IGNORECASE)
 _DECADE = re.compile(rf"\blos{SP}+(?P<date>años{SP}+[2-9]0s?|[2-9]0s)(?!\w|{SP}*(?:años|%))", re.IGNORECASE)
 # A year is a date after these words; "año" joins the span as MEDDOCAN annotates it,
 # "el" before it does not.
