@@ -594,6 +594,9 @@ def test_professions(text, expected):
     [
         ("Trabaja en la empresa Cárnicas del Jiloca S.L. desde 2010.", ["Cárnicas del Jiloca S.L."]),
         ("Repartidor para Envíos Rápidos Ebro SLU, con turnos.", ["Envíos Rápidos Ebro SLU"]),
+        # a bare SA, a Catalan cooperative, a Catalan cue
+        ("camarera de pisos para Hoteles Costa Daurada SA desde 2021", ["Hoteles Costa Daurada SA"]),
+        ("treballa per a Fruites del Segrià SCCL", ["Fruites del Segrià SCCL"]),
         # a manufacturer, not an employer (MEDDOCAN: INSTITUCION, left to the model)
         ("Terapia de vacío (Sistemas Médicos Norte S.A.) cada 72 h.", []),
         ("Ritmo sinusal; nodo SA sin alteraciones.", []),

@@ -218,7 +218,7 @@ def professions_with_their_complement(text: str, spans: Sequence[PHISpan]) -> li
     return out
 
 
-_FORM = r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT)"
+_FORM = r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT|SA|SCCL)"
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*|[0-9]+)"
 _COMPANY = re.compile(
     rf"(?<![\w.])(?P<name>[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
@@ -229,7 +229,7 @@ _COMPANY = re.compile(
 
 # A company is the patient's employer only where the text says so; a manufacturer
 # (``dispositivo VAC® (KCI Clinic Spain SL)``) is an INSTITUCION in MEDDOCAN.
-_EMPLOYER_CUE = re.compile(r"empresa|trabaj|emplead|contratad|autónom|negocio|\bpara\b")
+_EMPLOYER_CUE = re.compile(r"empresa|trabaj|treball|traball|emplead|contratad|autónom|negocio|\bpara\b|\bper a\b")
 _CUE_WIDTH = 60
 
 
