@@ -727,6 +727,9 @@ def test_roles_from_labels(text, name, model_type, expected):
         ("juega al hockey en el Club Patín Xixón desde niño", ["Club Patín Xixón"]),
         ("ingresó en la Residencia Sanitaria Virgen del Rocío", []),
         ("préstamo con Caja Rural de Canarias y", ["Caja Rural de Canarias"]),
+        ("Coordinación con el Servei Social Bàsic de Reus.", ["Servei Social Bàsic de Reus"]),
+        ("el pequeño va a la Llar d'Infants Municipal El Niu", ["Llar d'Infants Municipal El Niu"]),
+        ("Se conserva tejido en el Biobanco Vasco.", ["Biobanco Vasco"]),
     ],
 )
 def test_find_organisations(text, expected):

@@ -161,6 +161,18 @@ _HEADS = (
     # banks named by their region ("Caja Rural de Canarias")
     "Caja Rural",
     "Caixa Rural",
+    # social services, nurseries and biobanks ("Servei Social Bàsic de Reus", "Llar
+    # d'Infants Municipal El Niu", "CEAS de León", "Biobanco Vasco")
+    "Servicio Social",
+    "Servei Social",
+    "Servizo Social",
+    "Àrea de Benestar Social",
+    "CEAS",
+    "Llar d'Infants",
+    "Escola Bressol",
+    "Escuela Infantil",
+    "Guardería",
+    "Biobanco",
 )
 # Words between the head and the name's capitals: "of"-like ones, after which another
 # body's head is still part of this name ("… de l'Ajuntament de Terrassa"), and "and"
