@@ -434,3 +434,17 @@ def test_country_key_normalises_pieces_as_it_did_each_character():
     for _ in range(3000):
         name = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))
         assert places._key(name) == per_character(name), repr(name)
+
+
+def test_letter_runs_found_with_find_are_those_a_pattern_of_the_words_finds():
+    # propagate_places skips a phrase unless one of these occurrences lies in it, so
+    # they must be exactly the whole runs of letters that are wanted words (the
+    # pattern that found them before), edges and letters that are no ASCII included.
+    rng = random.Random(41)
+    pieces = ["San", "Santa", "Colón", "Colónia", "sanS", "é", "_", "1", "²", " ", "-", "\n", "Ａ", "ſ", "San_"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        words = set(rng.sample(["San", "Santa", "Colón", "Colónia", "é", "Ａ", "ſ", "sanS"], rng.randint(1, 3)))
+        alternation = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+        pattern = re.compile(rf"(?<![^\W\d_])(?:{alternation})(?![^\W\d_])")
+        assert repeats._letter_runs(text, words) == [m.span() for m in pattern.finditer(text)], (text, words)
