@@ -62,6 +62,7 @@ from deid_crf.batch.review import REVIEW_SUFFIX, to_review_json
 from deid_crf.config import RECALL_FIRST_CANDIDATES
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier, Result
 from deid_crf.deid.groups import GroupMemory, GroupSecret
+from deid_crf.deid.rules import prepare as prepare_rules
 from deid_crf.deid.rules import rule_layer
 from deid_crf.io.files import (
     CorpusError,
@@ -631,6 +632,8 @@ def deidentifier(settings: Settings) -> Deidentifier:
         if deid is None or deid.tagger is not tagger:
             _DEIDENTIFIERS.clear()
             rules = rule_layer(settings.rules, settings.propagate)
+            if rules.active:
+                prepare_rules()  # before any worker is forked from this process
             actions, hash_value = {}, None
             if settings.user_config:  # checked where the run started; ConfigError names the file
                 from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
