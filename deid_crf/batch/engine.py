@@ -632,8 +632,6 @@ def deidentifier(settings: Settings) -> Deidentifier:
         if deid is None or deid.tagger is not tagger:
             _DEIDENTIFIERS.clear()
             rules = rule_layer(settings.rules, settings.propagate)
-            if rules.active:
-                prepare_rules()  # before any worker is forked from this process
             actions, hash_value = {}, None
             if settings.user_config:  # checked where the run started; ConfigError names the file
                 from deid_crf.deid.user_config import hasher, parse_user_config, with_user_config
@@ -950,7 +948,9 @@ def _results(
         return
     if can_fork():
         try:
-            deidentifier(settings)  # loaded here once: the forked workers share it
+            deid = deidentifier(settings)  # loaded here once: the forked workers share it
+            if deid.rules.active:
+                prepare_rules()  # built here once too, not in every worker
         except Exception:
             pass  # each worker fails to load it too, and reports it per document
         tasks = [(settings, chunk, memories_of(chunk)) for chunk in chunks]
