@@ -448,3 +448,36 @@ def test_letter_runs_found_with_find_are_those_a_pattern_of_the_words_finds():
         alternation = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
         pattern = re.compile(rf"(?<![^\W\d_])(?:{alternation})(?![^\W\d_])")
         assert repeats._letter_runs(text, words) == [m.span() for m in pattern.finditer(text)], (text, words)
+
+
+def _body_and_head_texts(rng: random.Random, n: int) -> list[str]:
+    """Runs of the bodies' and heads' words in three letter cases (and ſ for s), with
+    the separators, particles, marks and capitals around and between them."""
+    names = [*institutions._NAMES, *institutions._HEADS]
+    words = sorted({w for name in names for w in re.split(r"[\s-]+", name)})
+    glue = (" ", "  ", "-", " - ", "\n", "\t", "\u00a0", "'", "’", "·", "_", "x", "1", "(", ". ", ", ")
+    extra = ("de", "del", "la", "y", "i", "d'", "Sant", "Bizkaia", "Castilla", "La Mancha", "Reus", "nº 3", "ſ")
+    texts = []
+    for _ in range(n):
+        parts = []
+        for _ in range(rng.randint(1, 10)):
+            word = rng.choice(words) if rng.random() < 0.6 else rng.choice(extra)
+            word = rng.choice((word, word, word.upper(), word.lower(), word.replace("s", "ſ")))
+            parts.append(word + rng.choice(glue))
+        texts.append("".join(parts))
+    return texts
+
+
+@pytest.mark.parametrize("which", ["body", "organisation"])
+def test_bodies_and_heads_tried_where_their_first_word_begins_are_every_match(which):
+    pattern, starts_of = {
+        "body": (institutions._body(), institutions._BODY_STARTS),
+        "organisation": (institutions._organisation(), institutions._HEAD_STARTS),
+    }[which]
+    found = 0
+    for text in _body_and_head_texts(random.Random(43), 4000):
+        everywhere = [m.span() for m in pattern.finditer(text)]
+        starts = [m.start() for m in starts_of.finditer(text)]
+        assert [m.span() for m in finditer_at(pattern, text, starts)] == everywhere, text
+        found += len(everywhere)
+    assert found > 200  # the texts do hold bodies and heads
