@@ -481,3 +481,52 @@ def test_bodies_and_heads_tried_where_their_first_word_begins_are_every_match(wh
         assert [m.span() for m in finditer_at(pattern, text, starts)] == everywhere, text
         found += len(everywhere)
     assert found > 200  # the texts do hold bodies and heads
+
+
+def test_young_ages_looked_for_in_texts_with_vida_are_every_age():
+    from deid_crf.deid.recognizers import ages
+
+    def everywhere(text):
+        found = {(m.start("age"), m.end("age")) for p in (ages._OF_LIFE, ages._AFTER_BABY) for m in p.finditer(text)}
+        return [(a, b, ages.AGE) for a, b in sorted(found)]
+
+    durations = ("3 días", "26 días", "un mes", "dos semanas", "3,5 meses", "36 horas", "60 h", "1 mes y medio")
+    durations += ("2 meses y 3 días", "tres ſemanas", "4días")
+    lives = ("vida", "VIDA", "Vida", "vıda", "vidas", "vida\n", "evolución")
+    babies = ("", "", "niño de ", "RN de ", "Lactante de ", "varón de ", "x")
+    glue = (" de ", " de  ", "\u00a0de ", " de\n", " ", ", ")
+    rng = random.Random(47)
+    found = 0
+    for _ in range(4000):
+        parts = [rng.choice(babies) + rng.choice(durations) + rng.choice(glue) + rng.choice(lives)]
+        parts += [rng.choice((*durations, *lives, *babies)) for _ in range(rng.randint(0, 3))]
+        rng.shuffle(parts)
+        text = rng.choice((" ", "\n", ". ")).join(parts)
+        expected = everywhere(text)
+        assert list(ages.find_young_ages(text)) == expected, text
+        found += len(expected)
+    assert found > 500
+
+
+def test_ip_and_mac_patterns_tried_in_texts_that_hold_their_core_are_every_address():
+    from deid_crf.deid.recognizers import internet
+
+    def everywhere(text):
+        out = [
+            (m.start(), m.end(), internet.DEVICE_ID)
+            for p in (internet._IPV4, internet._IPV6)
+            for m in p.finditer(text)
+            if internet._is_ip(m.group())
+        ]
+        return out + [(m.start(), m.end(), internet.DEVICE_ID) for m in internet._MAC.finditer(text)]
+
+    pieces = ("1", "12", "192", "0", "255", "256", ".", ":", "::", "-", "a", "F", "fe80", "db8", "x", " ", "\n")
+    pieces += ("\u0663", "\uff11", "_", "2001:db8::1", "00:1A:2b:3C:4d:5E", "10.0.0.1", "a-b-")
+    rng = random.Random(53)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+        expected = everywhere(text)
+        assert list(internet.find_ips(text)) == expected, text
+        found += len(expected)
+    assert found > 500
