@@ -530,3 +530,22 @@ def test_ip_and_mac_patterns_tried_in_texts_that_hold_their_core_are_every_addre
         assert list(internet.find_ips(text)) == expected, text
         found += len(expected)
     assert found > 500
+
+
+def test_profession_cues_tried_near_their_words_are_every_cue():
+    from deid_crf.deid.recognizers import work
+
+    cues = ("trabaja como ", "TRABAJABA DE ", "trabajó de ", "ejerce de ", "treballa com a ", "traballa de ")
+    cues += ("de profesión ", "De  Profesión: ", "profesión habitual, ", "ocupación: ", "Oficio : ", "su trabajo como ")
+    cues += ("un empleo como ", "Su puesto como ", "trabajando de\u00a0", "ejercía como\n", "ſu trabajo como ")
+    words = ("camionero", "auxiliar de geriatría", "noche", "de", "la", "Peón agrícola", "x", "12", "en Triana", "")
+    glue = (" ", "", "\n", ", ", ". ", "-", "_", "(", "\t")
+    rng = random.Random(59)
+    found = 0
+    for _ in range(5000):
+        parts = [rng.choice((*cues, *words)) + rng.choice(glue) for _ in range(rng.randint(1, 8))]
+        text = "".join(parts)
+        everywhere = [m.span() for m in work._PROFESSION.finditer(text)]
+        assert [m.span() for m in finditer_at(work._PROFESSION, text, work._cue_starts(text))] == everywhere, text
+        found += len(everywhere)
+    assert found > 2000
