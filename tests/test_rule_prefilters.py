@@ -23,7 +23,7 @@ from phonenumbers import Leniency, PhoneNumberMatcher
 
 from deid_crf.deid.audit import identifies, identifying_tokens
 from deid_crf.deid.recognizers import dates, institutions, labelled_ids, phones, relatives, repeats
-from deid_crf.deid.recognizers.common import by_first_letter, finditer_at
+from deid_crf.deid.recognizers.common import by_first_letter, finditer_at, line_before
 from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, find_organisations
 from deid_crf.deid.recognizers.phones import _DIGIT, find_phones
 from deid_crf.deid.recognizers.relatives import RELATIVE
@@ -549,3 +549,28 @@ def test_profession_cues_tried_near_their_words_are_every_cue():
         assert [m.span() for m in finditer_at(work._PROFESSION, text, work._cue_starts(text))] == everywhere, text
         found += len(everywhere)
     assert found > 2000
+
+
+def test_plates_and_vins_looked_for_in_texts_that_hold_their_core_are_every_one():
+    from deid_crf.deid.recognizers import vehicles
+
+    def everywhere(text):
+        return [
+            (m.start(), m.end(), vehicles.VEHICLE_ID)
+            for p in (vehicles._PLATE, vehicles._VIN)
+            for m in p.finditer(text)
+            if vehicles._CONTEXT.search(line_before(text, m.start(), vehicles._CONTEXT_WIDTH))
+        ]
+
+    contexts = ("matrícula ", "coche: ", "VIN ", "bastidor nº ", "x ", "\n", "")
+    pieces = ("7731", "LKB", " ", "-", "R-", "M", "AB", "1234", "\u0663\u0663\u0663\u0663", "BCD", "12345", "A")
+    pieces += ("1234-", "R-4512-", "M-1234-", "7731 ", "7731-", "M-")
+    pieces += ("1HGCM82633A004352", "WVWZZZ1JZXW000001", "I", "O", "Q", "x", "\n", "_", "ñ", "12345678", "ABCDEFGH")
+    rng = random.Random(61)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(contexts) + rng.choice(pieces) + rng.choice(pieces) for _ in range(rng.randint(1, 5)))
+        expected = everywhere(text)
+        assert list(vehicles.find_vehicle_ids(text)) == expected, text
+        found += len(expected)
+    assert found > 150
