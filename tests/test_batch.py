@@ -342,3 +342,34 @@ def test_chunks_keep_every_document_in_order_and_shrink_at_the_end(n_items: int,
     else:  # several: never growing, and the last ones small enough for the workers to end together
         assert sizes == sorted(sizes, reverse=True)
         assert n_items < 4 * batch.MIN_TAIL_CHUNK * jobs or sizes[-jobs] <= batch.MIN_TAIL_CHUNK
+
+
+def test_stale_temporaries_are_those_the_glob_of_each_output_found(tmp_path):
+    # remove_stale_temporaries lists each folder once instead of globbing
+    # ".NAME.*.tmp" per output: the same files must go, whatever dots and glob
+    # characters the names hold.
+    import fnmatch
+    import glob
+    import random
+
+    rng = random.Random(3)
+    pieces = ["a", "doc", ".", "..", "txt", "ann", "tmp", ".tmp", "*", "[x]", "?", "-", "é", "A"]
+    for trial in range(60):
+        folder = tmp_path / f"t{trial}"
+        folder.mkdir()
+        names = {"".join(rng.choice(pieces) for _ in range(rng.randint(1, 4))) for _ in range(3)}
+        names = sorted(n for n in names if n not in (".", "..") and "/" not in n)
+        entries = set()
+        for _ in range(40):  # temporaries of the outputs, near misses, and strangers' files
+            name = rng.choice([*names, "other"])
+            middle = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3)))
+            entries.add(rng.choice([f".{name}.{middle}.tmp", f".{name}{middle}.tmp", f"{name}.{middle}.tmp"]))
+        entries = {e for e in entries if e not in (".", "..") and "/" not in e}
+        for entry in entries:
+            (folder / entry).write_text("x", encoding="utf-8")
+        globbed = {e for e in entries for n in names if fnmatch.fnmatchcase(e, f".{glob.escape(n)}.*.tmp")}
+        item = batch.WorkItem("in.txt", "in", tuple(str(folder / n) for n in names))
+        batch.remove_stale_temporaries([item, batch.WorkItem("-", "stdin", ("-",))])
+        assert {p.name for p in folder.iterdir()} == entries - globbed, (names, sorted(entries))
+    # a folder not made yet is no error
+    batch.remove_stale_temporaries([batch.WorkItem("in.txt", "in", (str(tmp_path / "new" / "a.ann"),))])

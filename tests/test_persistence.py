@@ -247,3 +247,31 @@ def test_a_damaged_or_foreign_config_names_the_file(cls, tmp_path: Path):
         with pytest.raises(ValueError, match=message) as error:
             cls.load(tmp_path)
         assert str(error.value).startswith(str(config))
+
+
+def test_arrays_that_barely_compress_are_stored_and_load_as_before(tmp_path):
+    import zipfile
+
+    from deid_crf.io.persistence import load_arrays, save_arrays
+
+    rng = np.random.default_rng(0)
+    arrays = {
+        "noise": rng.integers(-32768, 32767, size=(300, 64), dtype=np.int16),  # like the subword rows
+        "zeros": np.zeros(5000, dtype=np.int64),
+        "empty": np.zeros((0, 3), dtype=np.float32),
+    }
+    path = tmp_path / "a.npz"
+    save_arrays(path, arrays)
+    kinds = {i.filename: i.compress_type for i in zipfile.ZipFile(path).infolist()}
+    assert kinds["noise.npy"] == zipfile.ZIP_STORED and kinds["zeros.npy"] == zipfile.ZIP_DEFLATED
+    for loaded in (load_arrays(path), dict(np.load(path, allow_pickle=False))):
+        assert set(loaded) == set(arrays)
+        for name, array in arrays.items():
+            assert loaded[name].dtype == array.dtype and np.array_equal(loaded[name], array)
+    again = tmp_path / "b.npz"
+    save_arrays(again, arrays)
+    assert again.read_bytes() == path.read_bytes()  # no time stamps: the same arrays, the same file
+    # files written before (every member compressed) load as they did
+    older = tmp_path / "older.npz"
+    np.savez_compressed(older, **arrays)
+    assert all(np.array_equal(load_arrays(older)[name], array) for name, array in arrays.items())

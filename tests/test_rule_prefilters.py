@@ -23,7 +23,7 @@ from phonenumbers import Leniency, PhoneNumberMatcher
 
 from deid_crf.deid.audit import identifies, identifying_tokens
 from deid_crf.deid.recognizers import dates, institutions, labelled_ids, phones, relatives, repeats
-from deid_crf.deid.recognizers.common import by_first_letter, finditer_at
+from deid_crf.deid.recognizers.common import by_first_letter, finditer_at, line_before
 from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, find_organisations
 from deid_crf.deid.recognizers.phones import _DIGIT, find_phones
 from deid_crf.deid.recognizers.relatives import RELATIVE
@@ -417,3 +417,160 @@ def test_identifier_labels_looked_for_after_their_first_letter_are_every_label()
         assert [(m.span(), m.lastgroup) for m in labelled_ids._LABELS.finditer(text)] == expected, repr(text)
         found += len(expected)
     assert found > 2000  # labels of every field, so the comparison is not of empty lists
+
+
+def test_country_key_normalises_pieces_as_it_did_each_character():
+    # places._key normalises the pieces between ñs whole; normalize must then give
+    # what it gives character by character, on letters that decompose, fold to two
+    # (ß, ﬁ), change by context elsewhere (final sigma) or combine after the fact.
+    from deid_crf.deid.recognizers import places
+
+    def per_character(name: str) -> str:
+        return "".join("ñ" if char in "ñÑ" else normalize(char) for char in name)
+
+    alphabet = ["ñ", "Ñ", "n\u0303", "\u0303", "ß", "ﬁ", "İ", "Σ", "ς", "ſ", "\u212a", "é", "E\u0301", "ǅ", "a", "Z"]
+    alphabet += [" ", "-", "'", "1", "²", "Ａ", "ö", "Ø", "ł", "\u00a0"]
+    rng = random.Random(37)
+    for _ in range(3000):
+        name = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))
+        assert places._key(name) == per_character(name), repr(name)
+
+
+def test_letter_runs_found_with_find_are_those_a_pattern_of_the_words_finds():
+    # propagate_places skips a phrase unless one of these occurrences lies in it, so
+    # they must be exactly the whole runs of letters that are wanted words (the
+    # pattern that found them before), edges and letters that are no ASCII included.
+    rng = random.Random(41)
+    pieces = ["San", "Santa", "Colón", "Colónia", "sanS", "é", "_", "1", "²", " ", "-", "\n", "Ａ", "ſ", "San_"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        words = set(rng.sample(["San", "Santa", "Colón", "Colónia", "é", "Ａ", "ſ", "sanS"], rng.randint(1, 3)))
+        alternation = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+        pattern = re.compile(rf"(?<![^\W\d_])(?:{alternation})(?![^\W\d_])")
+        assert repeats._letter_runs(text, words) == [m.span() for m in pattern.finditer(text)], (text, words)
+
+
+def _body_and_head_texts(rng: random.Random, n: int) -> list[str]:
+    """Runs of the bodies' and heads' words in three letter cases (and ſ for s), with
+    the separators, particles, marks and capitals around and between them."""
+    names = [*institutions._NAMES, *institutions._HEADS]
+    words = sorted({w for name in names for w in re.split(r"[\s-]+", name)})
+    glue = (" ", "  ", "-", " - ", "\n", "\t", "\u00a0", "'", "’", "·", "_", "x", "1", "(", ". ", ", ")
+    extra = ("de", "del", "la", "y", "i", "d'", "Sant", "Bizkaia", "Castilla", "La Mancha", "Reus", "nº 3", "ſ")
+    texts = []
+    for _ in range(n):
+        parts = []
+        for _ in range(rng.randint(1, 10)):
+            word = rng.choice(words) if rng.random() < 0.6 else rng.choice(extra)
+            word = rng.choice((word, word, word.upper(), word.lower(), word.replace("s", "ſ")))
+            parts.append(word + rng.choice(glue))
+        texts.append("".join(parts))
+    return texts
+
+
+@pytest.mark.parametrize("which", ["body", "organisation"])
+def test_bodies_and_heads_tried_where_their_first_word_begins_are_every_match(which):
+    pattern, starts_of = {
+        "body": (institutions._body(), institutions._BODY_STARTS),
+        "organisation": (institutions._organisation(), institutions._HEAD_STARTS),
+    }[which]
+    found = 0
+    for text in _body_and_head_texts(random.Random(43), 4000):
+        everywhere = [m.span() for m in pattern.finditer(text)]
+        starts = [m.start() for m in starts_of.finditer(text)]
+        assert [m.span() for m in finditer_at(pattern, text, starts)] == everywhere, text
+        found += len(everywhere)
+    assert found > 200  # the texts do hold bodies and heads
+
+
+def test_young_ages_looked_for_in_texts_with_vida_are_every_age():
+    from deid_crf.deid.recognizers import ages
+
+    def everywhere(text):
+        found = {(m.start("age"), m.end("age")) for p in (ages._OF_LIFE, ages._AFTER_BABY) for m in p.finditer(text)}
+        return [(a, b, ages.AGE) for a, b in sorted(found)]
+
+    durations = ("3 días", "26 días", "un mes", "dos semanas", "3,5 meses", "36 horas", "60 h", "1 mes y medio")
+    durations += ("2 meses y 3 días", "tres ſemanas", "4días")
+    lives = ("vida", "VIDA", "Vida", "vıda", "vidas", "vida\n", "evolución")
+    babies = ("", "", "niño de ", "RN de ", "Lactante de ", "varón de ", "x")
+    glue = (" de ", " de  ", "\u00a0de ", " de\n", " ", ", ")
+    rng = random.Random(47)
+    found = 0
+    for _ in range(4000):
+        parts = [rng.choice(babies) + rng.choice(durations) + rng.choice(glue) + rng.choice(lives)]
+        parts += [rng.choice((*durations, *lives, *babies)) for _ in range(rng.randint(0, 3))]
+        rng.shuffle(parts)
+        text = rng.choice((" ", "\n", ". ")).join(parts)
+        expected = everywhere(text)
+        assert list(ages.find_young_ages(text)) == expected, text
+        found += len(expected)
+    assert found > 500
+
+
+def test_ip_and_mac_patterns_tried_in_texts_that_hold_their_core_are_every_address():
+    from deid_crf.deid.recognizers import internet
+
+    def everywhere(text):
+        out = [
+            (m.start(), m.end(), internet.DEVICE_ID)
+            for p in (internet._IPV4, internet._IPV6)
+            for m in p.finditer(text)
+            if internet._is_ip(m.group())
+        ]
+        return out + [(m.start(), m.end(), internet.DEVICE_ID) for m in internet._MAC.finditer(text)]
+
+    pieces = ("1", "12", "192", "0", "255", "256", ".", ":", "::", "-", "a", "F", "fe80", "db8", "x", " ", "\n")
+    pieces += ("\u0663", "\uff11", "_", "2001:db8::1", "00:1A:2b:3C:4d:5E", "10.0.0.1", "a-b-")
+    rng = random.Random(53)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+        expected = everywhere(text)
+        assert list(internet.find_ips(text)) == expected, text
+        found += len(expected)
+    assert found > 500
+
+
+def test_profession_cues_tried_near_their_words_are_every_cue():
+    from deid_crf.deid.recognizers import work
+
+    cues = ("trabaja como ", "TRABAJABA DE ", "trabajó de ", "ejerce de ", "treballa com a ", "traballa de ")
+    cues += ("de profesión ", "De  Profesión: ", "profesión habitual, ", "ocupación: ", "Oficio : ", "su trabajo como ")
+    cues += ("un empleo como ", "Su puesto como ", "trabajando de\u00a0", "ejercía como\n", "ſu trabajo como ")
+    words = ("camionero", "auxiliar de geriatría", "noche", "de", "la", "Peón agrícola", "x", "12", "en Triana", "")
+    glue = (" ", "", "\n", ", ", ". ", "-", "_", "(", "\t")
+    rng = random.Random(59)
+    found = 0
+    for _ in range(5000):
+        parts = [rng.choice((*cues, *words)) + rng.choice(glue) for _ in range(rng.randint(1, 8))]
+        text = "".join(parts)
+        everywhere = [m.span() for m in work._PROFESSION.finditer(text)]
+        assert [m.span() for m in finditer_at(work._PROFESSION, text, work._cue_starts(text))] == everywhere, text
+        found += len(everywhere)
+    assert found > 2000
+
+
+def test_plates_and_vins_looked_for_in_texts_that_hold_their_core_are_every_one():
+    from deid_crf.deid.recognizers import vehicles
+
+    def everywhere(text):
+        return [
+            (m.start(), m.end(), vehicles.VEHICLE_ID)
+            for p in (vehicles._PLATE, vehicles._VIN)
+            for m in p.finditer(text)
+            if vehicles._CONTEXT.search(line_before(text, m.start(), vehicles._CONTEXT_WIDTH))
+        ]
+
+    contexts = ("matrícula ", "coche: ", "VIN ", "bastidor nº ", "x ", "\n", "")
+    pieces = ("7731", "LKB", " ", "-", "R-", "M", "AB", "1234", "\u0663\u0663\u0663\u0663", "BCD", "12345", "A")
+    pieces += ("1234-", "R-4512-", "M-1234-", "7731 ", "7731-", "M-")
+    pieces += ("1HGCM82633A004352", "WVWZZZ1JZXW000001", "I", "O", "Q", "x", "\n", "_", "ñ", "12345678", "ABCDEFGH")
+    rng = random.Random(61)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(contexts) + rng.choice(pieces) + rng.choice(pieces) for _ in range(rng.randint(1, 5)))
+        expected = everywhere(text)
+        assert list(vehicles.find_vehicle_ids(text)) == expected, text
+        found += len(expected)
+    assert found > 150

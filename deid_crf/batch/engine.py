@@ -62,6 +62,7 @@ from deid_crf.batch.review import REVIEW_SUFFIX, to_review_json
 from deid_crf.config import RECALL_FIRST_CANDIDATES
 from deid_crf.deid.deidentifier import ANNOTATE, SURROGATE, Deidentifier, Result
 from deid_crf.deid.groups import GroupMemory, GroupSecret
+from deid_crf.deid.rules import prepare as prepare_rules
 from deid_crf.deid.rules import rule_layer
 from deid_crf.io.files import (
     CorpusError,
@@ -335,13 +336,31 @@ def assign_groups(
     return out, grouped
 
 
-def remove_stale_temporaries(item: WorkItem) -> None:
-    """Delete temporary files that a run killed while writing ``item``'s outputs left."""
-    for output in item.outputs:
-        if output != STDOUT:
-            path = Path(output)
-            for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-                stale.unlink(missing_ok=True)
+def remove_stale_temporaries(items: Iterable[WorkItem]) -> None:
+    """Delete temporary files that a run killed while writing the outputs of ``items``
+    left: ``.NAME.*.tmp`` beside an output ``NAME`` (:func:`~deid_crf.io.files.atomic_write_text`).
+    Each output folder is listed once (a glob per output listed it once per file)."""
+    names_by_folder: dict[str, set[str]] = {}
+    for item in items:
+        for output in item.outputs:
+            if output != STDOUT:
+                folder, name = os.path.split(output)
+                names_by_folder.setdefault(folder, set()).add(name)
+    for folder, names in names_by_folder.items():
+        try:
+            entries = os.listdir(folder or ".")
+        except OSError:
+            continue  # not made yet (or unreadable: writing there fails, saying so)
+        for entry in entries:
+            if entry.startswith(".") and entry.endswith(".tmp") and _temporary_of(entry) & names:
+                Path(folder, entry).unlink(missing_ok=True)
+
+
+def _temporary_of(entry: str) -> set[str]:
+    """The names ``NAME`` whose temporary ``.NAME.*.tmp`` ``entry`` could be: every
+    prefix of ``entry[1:-4]`` that a dot ends (``NAME`` may hold dots itself)."""
+    middle = entry[1:-4]
+    return {middle[:i] for i in range(len(middle)) if middle[i] == "."}
 
 
 def is_done(item: WorkItem, since_ns: int = 0, key_ids: set[str] | None = None) -> bool:
@@ -929,7 +948,9 @@ def _results(
         return
     if can_fork():
         try:
-            deidentifier(settings)  # loaded here once: the forked workers share it
+            deid = deidentifier(settings)  # loaded here once: the forked workers share it
+            if deid.rules.active:
+                prepare_rules()  # built here once too, not in every worker
         except Exception:
             pass  # each worker fails to load it too, and reports it per document
         tasks = [(settings, chunk, memories_of(chunk)) for chunk in chunks]
@@ -1102,8 +1123,7 @@ class BatchRun:
                 if self.settings.group_by:
                     check = GroupSecret(bytes.fromhex(self.settings.secret)).check()
                     self.memories = group_memories(self.key_file, check)
-            for item in self.items:
-                remove_stale_temporaries(item)
+            remove_stale_temporaries(self.items)
             self.todo = [item for item in self.items if self.overwrite or not is_done(item, since_ns, key_ids)]
             # A patient group is redone whole: its names are searched in all its documents.
             redo = {item.group for item in self.todo if item.group is not None}

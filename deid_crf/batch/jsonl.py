@@ -51,6 +51,7 @@ from deid_crf.batch.keys import KeyFile, group_memories
 from deid_crf.batch.pool import can_fork, forked_workers
 from deid_crf.deid.deidentifier import ANNOTATE, Deidentifier, Result
 from deid_crf.deid.groups import GroupMemory, GroupSecret
+from deid_crf.deid.rules import prepare as prepare_rules
 from deid_crf.io.names import shown
 from deid_crf.parallel import effective_jobs
 
@@ -204,6 +205,8 @@ def run_jsonl(
         with_keys = keys is not None
         pool = None
         if jobs > 1 and not settings.group_by and can_fork():
+            if deid.rules.active:
+                prepare_rules()  # built once here, not in every worker
             pool = stack.enter_context(forked_workers(jobs))
         if source == STDIN:
             stream = sys.stdin.buffer

@@ -471,3 +471,22 @@ def rule_layer(mode: str, propagate: bool | None = None) -> RuleLayer:
 
 
 RULE_MODES = ("default", *PRIORITIES)
+
+
+def prepare() -> None:
+    """Build now what the recognizers build on first use (their longest patterns, the
+    country and occupation tables): worker processes forked after this share them
+    instead of each building them again, about 0.1 s of a core per worker."""
+    from deid_crf.deid.recognizers import institutions, phones, places, work
+
+    for build in (
+        institutions._body,
+        institutions._organisation,
+        institutions._health_centre,
+        institutions._regions,
+        places._countries,
+        places._countries_by_first_word,
+        work.occupation_words,
+        phones._shortest_national_number,
+    ):
+        build()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import logging
 import os
@@ -25,6 +26,7 @@ import shutil
 import stat
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -254,8 +256,25 @@ def _move_into_place(staging: Path, directory: Path) -> None:
 
 
 def save_arrays(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
-    """Write named numeric arrays to a compressed ``.npz`` file (no object arrays)."""
-    np.savez_compressed(path, **arrays)
+    """Write named numeric arrays to an ``.npz`` file (no object arrays), each member
+    compressed unless compressing saves under :data:`STORE_BELOW_SAVING` of its size:
+    such an array (the subword rows of the embeddings, 16-bit integers that deflate by
+    less than 1 %) would cost its loader a decompression of every byte at each start
+    for nothing. ``np.load`` and :func:`load_arrays` read either kind of member; the
+    members carry no time stamp, so the same arrays give the same bytes."""
+    with zipfile.ZipFile(path, "w", allowZip64=True) as archive:
+        for name, array in arrays.items():
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.asanyarray(array), allow_pickle=False)
+            data = buffer.getvalue()
+            saving = 1 - len(zlib.compress(data)) / max(len(data), 1)
+            info = zipfile.ZipInfo(f"{name}.npy")
+            info.compress_type = zipfile.ZIP_STORED if saving < STORE_BELOW_SAVING else zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+
+
+# An array whose compression saves less than this fraction of its bytes is stored as it is.
+STORE_BELOW_SAVING = 0.05
 
 
 # What the arrays of one ``.npz`` file may hold once decompressed, in all: the largest

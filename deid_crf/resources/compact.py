@@ -37,7 +37,9 @@ from deid_crf.io.persistence import (
     ModelFormat,
     ModelNotFoundError,
     invalid_config,
+    load_arrays,
     read_config,
+    save_arrays,
     verify_manifest,
     write_model_dir,
 )
@@ -46,12 +48,14 @@ from deid_crf.io.persistence import (
 def compact_embeddings(source: Path, target: Path) -> None:
     """Write ``source``'s embeddings to ``target`` as ``subwords.npz`` + ``clusters.npz``."""
     from deid_crf.resources.embeddings import CLUSTERS_FILE, VECTORS_FILE, Embeddings
-    from deid_crf.resources.subwords import SUBWORDS_FILE, save_subwords
+    from deid_crf.resources.subwords import MAX_SUBWORD_BYTES, SUBWORDS_FILE, save_subwords
 
     target.mkdir()
     shutil.copyfile(source / CLUSTERS_FILE, target / CLUSTERS_FILE)
     if not (source / VECTORS_FILE).is_file() and (source / SUBWORDS_FILE).is_file():
-        shutil.copyfile(source / SUBWORDS_FILE, target / SUBWORDS_FILE)
+        # The same arrays, written as save_arrays writes them now (the rows stored
+        # uncompressed since 2026-11-24: nothing to inflate at load).
+        save_arrays(target / SUBWORDS_FILE, load_arrays(source / SUBWORDS_FILE, MAX_SUBWORD_BYTES))
         return
     embeddings = Embeddings(source)
     save_subwords(target / SUBWORDS_FILE, embeddings.model, embeddings.centroids)

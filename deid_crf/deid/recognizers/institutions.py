@@ -34,7 +34,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match, by_first_letter, listed_names
+from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match, by_first_letter, finditer_at, listed_names
 from deid_crf.gazetteers.spanish import (
     AMBIGUOUS_HEALTH_ACRONYMS,
     HEALTH_SERVICES,
@@ -83,6 +83,19 @@ _BRANCH = (
 @cache
 def _body() -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])(?i:" + by_first_letter([_flexible(n) for n in _NAMES]) + r")(?![\w-])" + _BRANCH)
+
+
+def _first_words(names: Sequence[str]) -> re.Pattern[str]:
+    """Where the first word of one of ``names`` begins, as :func:`_flexible` writes it,
+    ignoring case, after what :func:`_body` and :func:`_organisation` want before a
+    name (an empty match at each such place, so none is passed over): the only places
+    where those patterns can match. A note without one (most short ones) never
+    compiles them."""
+    words = sorted({_flexible(re.split(r"[\s-]+", name)[0]) for name in names}, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?=(?i:" + by_first_letter(words) + "))")
+
+
+_BODY_STARTS = _first_words(_NAMES)
 
 
 _COUNCIL_WORDS = ("Ayuntamiento", "Ajuntament", "Concello")
@@ -202,6 +215,9 @@ def _organisation() -> re.Pattern[str]:
     )
 
 
+_HEAD_STARTS = _first_words(_HEADS)
+
+
 HEALTH_CENTRE = "CENTRO_SALUD"
 HOSPITAL = "HOSPITAL"
 # A primary-care centre's name runs on past what the model learnt from MEDDOCAN's
@@ -260,7 +276,8 @@ def _names_someone(m: re.Match[str]) -> bool:
 
 def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
-    for m in _organisation().finditer(text):
+    starts = [m.start() for m in _HEAD_STARTS.finditer(text)]
+    for m in finditer_at(_organisation(), text, starts) if starts else ():
         # A name in capitals goes with a head in capitals.
         if (
             _names_someone(m)
@@ -371,7 +388,8 @@ def _with_region(text: str, end: int) -> int:
 def find_institutions(text: str) -> Iterator[Match]:
     """Health services, national bodies and town councils named in ``text``; a body
     of the list takes a region named right after it (``Cáritas Bizkaia``)."""
-    for m in _body().finditer(text):
+    starts = [m.start() for m in _BODY_STARTS.finditer(text)]
+    for m in finditer_at(_body(), text, starts) if starts else ():
         name = m.group()
         if not any(ch.isupper() for ch in name):
             continue

@@ -50,11 +50,21 @@ def _is_ip(candidate: str) -> bool:
     return True
 
 
+# What every match of each pattern holds, found by a scan that skips ahead to a digit,
+# hex digit or colon instead of trying the pattern's lookbehind at every character:
+# most notes hold none of them, and their pattern is not tried.
+_IN_IPV4 = re.compile(r"\d\.\d{1,3}\.")  # "1.2.3.4": a group, a dot, a whole group, a dot
+_IN_IPV6 = re.compile(r"::|[0-9A-Fa-f]:[0-9A-Fa-f]")  # "::", or two of its seven "hex:" groups
+_IN_MAC = re.compile(r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]")
+
+
 def find_ips(text: str) -> Iterator[Match]:
     """IPv4 and IPv6 addresses that :mod:`ipaddress` accepts, and MAC addresses."""
-    for pattern in (_IPV4, _IPV6):
-        for m in pattern.finditer(text):
-            if _is_ip(m.group()):
-                yield m.start(), m.end(), DEVICE_ID
-    for m in _MAC.finditer(text):
-        yield m.start(), m.end(), DEVICE_ID
+    for pattern, held in ((_IPV4, _IN_IPV4), (_IPV6, _IN_IPV6)):
+        if held.search(text):
+            for m in pattern.finditer(text):
+                if _is_ip(m.group()):
+                    yield m.start(), m.end(), DEVICE_ID
+    if _IN_MAC.search(text):
+        for m in _MAC.finditer(text):
+            yield m.start(), m.end(), DEVICE_ID

@@ -121,8 +121,16 @@ _NOT_ONLY_COUNTRY = frozenset({"israel", "mauricio", "dominica", "georgia", "reu
 
 def _key(name: str) -> str:
     """A country name's matching key: :func:`normalize` (one character per character)
-    but keeping ``ñ``, so Galician ``Alemaña`` is not the Spanish adjective ``alemana``."""
-    return "".join("ñ" if char in "ñÑ" else normalize(char) for char in name)
+    but keeping ``ñ``, so Galician ``Alemaña`` is not the Spanish adjective ``alemana``.
+    The pieces between ``ñ``s are normalised whole: :func:`normalize` works character
+    by character, and one call per piece, not per character, is what loading the
+    country lists costs."""
+    if "ñ" not in name and "Ñ" not in name:
+        return normalize(name)
+    return "ñ".join(map(normalize, _ENE.split(name)))
+
+
+_ENE = re.compile("[ñÑ]")
 
 
 # Words before a country's name in a stain or a disease: "rojo Congo", "fiebre de Malta".

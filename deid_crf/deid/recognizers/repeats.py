@@ -59,15 +59,15 @@ def propagate_places(text: str, spans: Sequence[PHISpan], types: Sequence[str] =
     # The words of a phrase are whole runs of letters of the text (a phrase starts and
     # ends at a run's edge), so a phrase holds a wanted word only if one of these
     # occurrences lies in it: the others are passed over without looking at their words.
-    occurrences = _letter_runs(wanted).finditer(text)
+    occurrences = iter(_letter_runs(text, wanted))
     next_occurrence = next(occurrences, None)
     added = []
     for phrase in _PHRASE.finditer(text):
-        while next_occurrence is not None and next_occurrence.start() < phrase.start():
+        while next_occurrence is not None and next_occurrence[0] < phrase.start():
             next_occurrence = next(occurrences, None)
         if next_occurrence is None:
             break
-        if next_occurrence.end() > phrase.end():
+        if next_occurrence[1] > phrase.end():
             continue
         words = list(_WORD.finditer(phrase.group()))
         found = [w for w in words if w.group() in wanted]
@@ -80,9 +80,22 @@ def propagate_places(text: str, spans: Sequence[PHISpan], types: Sequence[str] =
     return sorted([*spans, *added]) if added else list(spans)
 
 
-def _letter_runs(words: Iterable[str]) -> re.Pattern[str]:
-    """Whole runs of letters (what :data:`_WORD` finds) that are one of ``words``."""
-    return re.compile(rf"(?<![^\W\d_])(?:{'|'.join(map(re.escape, sorted(words, key=len, reverse=True)))})(?![^\W\d_])")
+def _letter_runs(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """``(start, end)`` of each whole run of letters of ``text`` (what :data:`_WORD`
+    finds) that is one of ``words`` (themselves runs of letters), in order. Found with
+    ``str.find``: a pattern of the words would be compiled anew for every document."""
+    found = []
+    for word in words:
+        start = text.find(word)
+        while start >= 0:
+            end = start + len(word)
+            if not (start and _LETTER.match(text, start - 1)) and not _LETTER.match(text, end):
+                found.append((start, end))
+            start = text.find(word, start + 1)
+    return sorted(found)
+
+
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 # An acronym in brackets right after a hospital's or health centre's name defines it:

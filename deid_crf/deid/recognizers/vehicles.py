@@ -30,9 +30,18 @@ _CONTEXT = re.compile(
 _CONTEXT_WIDTH = 60
 
 
+# What every match of each pattern holds, found by a scan that skips to a digit or a
+# capital: four digits and a capital (a plate), 17 characters of a VIN (none in
+# MEDDOCAN dev). A text without it is not searched for the pattern.
+_IN_PLATE = re.compile(r"\d{4}[ -]?[A-Z]")
+_IN_VIN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")
+
+
 def find_vehicle_ids(text: str) -> Iterator[Match]:
     """Plates and VINs after a vehicle word on their line (see the module)."""
-    for pattern in (_PLATE, _VIN):
+    for pattern, held in ((_PLATE, _IN_PLATE), (_VIN, _IN_VIN)):
+        if held.search(text) is None:
+            continue
         for m in pattern.finditer(text):
             if _CONTEXT.search(line_before(text, m.start(), _CONTEXT_WIDTH)):
                 yield m.start(), m.end(), VEHICLE_ID

@@ -32,7 +32,15 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 
-from deid_crf.deid.recognizers.common import OTHER_SUBJECT, SP, Match, line_before
+from deid_crf.deid.recognizers.common import (
+    OTHER_SUBJECT,
+    SP,
+    Match,
+    by_first_letter,
+    finditer_at,
+    line_before,
+    starts_before,
+)
 from deid_crf.gazetteers.spanish import OCCUPATION_STEMS, UPPER
 from deid_crf.text.spans import RULE, PHISpan
 
@@ -120,20 +128,35 @@ _PARTICIPLE = re.compile(r"(?:ad|id)[oa]s?$")
 def _is_job_alone(text: str, m: re.Match[str]) -> bool:
     """A listed job, not a clinician's, that ends where a sentence or a clause does (a
     participle after it makes it the subject of a sentence: ``Celador avisado``)."""
-    head, end = m.group("head").lower(), _profession_end(m)
-    return (
-        head in occupation_words()
-        and head not in _CLINICIAN_WORDS
-        and not any(_PARTICIPLE.search(w) for w in text[m.end("head") : end].split())
-        and _AFTER_JOB_ALONE.match(text, end) is not None
+    head = m.group("head").lower()
+    if head not in occupation_words() or head in _CLINICIAN_WORDS:
+        return False  # most capitalised words after a full stop: their end is not looked for
+    end = _profession_end(m)
+    return not any(_PARTICIPLE.search(w) for w in text[m.end("head") : end].split()) and (
+        _AFTER_JOB_ALONE.match(text, end) is not None
     )
+
+
+# Where a cue of _PROFESSION can begin: at one of these words (an empty match at each),
+# or one word before it ("de profesión", "su trabajo como"); few notes hold one.
+_CUE_WORD = re.compile(
+    r"(?<!\w)(?=(?i:"
+    + by_first_letter(["trabaj", "ejerc", "treball", "traball", "profesi", "ocupaci", "oficio", "empleo", "puesto"])
+    + "))"
+)
+
+
+def _cue_starts(text: str) -> list[int]:
+    """Every position where a match of :data:`_PROFESSION` can begin."""
+    return starts_before(text, [m.start() for m in _CUE_WORD.finditer(text)], 1)
 
 
 def find_professions(text: str) -> Iterator[Match]:
     """The job after a cue (see the module)."""
     listed = [m for m in _LISTED_PROFESSION.finditer(text) if m.group("head").lower() in occupation_words()]
     listed += [m for m in _JOB_ALONE.finditer(text) if _is_job_alone(text, m)]
-    for m in sorted([*_PROFESSION.finditer(text), *listed], key=lambda m: m.start("head")):
+    cued = finditer_at(_PROFESSION, text, _cue_starts(text))
+    for m in sorted([*cued, *listed], key=lambda m: m.start("head")):
         head = m.group("head")
         if head.lower() in _STOP or (head[0].isupper() and not head[1:].islower() and not head.isupper()):
             continue
