@@ -477,7 +477,7 @@ def prepare() -> None:
     """Build now what the recognizers build on first use (their longest patterns, the
     country and occupation tables): worker processes forked after this share them
     instead of each building them again, about 0.1 s of a core per worker."""
-    from deid_crf.deid.recognizers import institutions, phones, places, work
+    from deid_crf.deid.recognizers import addresses, institutions, phones, places, work
 
     for build in (
         institutions._body,
@@ -486,6 +486,8 @@ def prepare() -> None:
         institutions._regions,
         places._countries,
         places._countries_by_first_word,
+        places._regions_by_first_word,
+        addresses._towns,
         work.occupation_words,
         phones._shortest_national_number,
     ):
