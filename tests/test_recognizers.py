@@ -502,7 +502,9 @@ def test_given_names_after_comma(text, surnames, expected):
         ("Juan Pérez «Nene» acude", "Juan Pérez", ["Nene"]),
         # Quotes that do not pair, or a quoted phrase that is not a name.
         ('Juan Pérez ("Nene») acude', "Juan Pérez", []),
-        ('Juan Pérez "el Rubio" acude', "Juan Pérez", []),
+        ('Juan Pérez "dice que bien" acude', "Juan Pérez", []),
+        # a nickname with its article (P4.1: apodos, motes), the article left out
+        ('Juan Pérez "el Rubio" acude', "Juan Pérez", ["Rubio"]),
     ],
 )
 def test_nicknames_after_names(text, name, expected):

@@ -181,7 +181,10 @@ _DATE_SLOTS = (
     ("", "", "2016", "1995", "24", "dos mil veinticinco", "mil novecientos", "60", "90s", "13"),
     ("", "", " ", ".", ",", " 16:42", " pacientes", " se", "/2", "%", "\r\n", "\u00a0", "|", ")", "_"),
 )
-_DATE_WORDS = ("Navidad", "Semana Santa", "día de Reyes", "primavera", "años 60", "año 2000", "dos mil", "Mil")
+_DATE_WORDS = (
+    *("Navidad", "Semana Santa", "día de Reyes", "primavera", "años 60", "año 2000", "dos mil", "Mil"),
+    *("\nvie 18 — ", "\nmar 15-oct — Alta", "\n  lun. 3 – ", "\ndom 40 — "),  # an entry's weekday and day
+)
 # Dates in figures: a day, a month and a year (or a year first) with one separator.
 _FIGURE_SLOTS = (
     ("", "", "", "martes ", "vie. ", "dilluns, ", "el ", "del ", "| ", "\n", "los ", "los años ", "ſáb "),

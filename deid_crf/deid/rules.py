@@ -63,6 +63,7 @@ from deid_crf.deid.recognizers.names import (
     find_labelled_patients,
     find_labelled_staff,
     given_names_after_comma,
+    hyphenated_names,
     initials_before_names,
     nicknames_after_names,
     roles_from_labels,
@@ -91,6 +92,7 @@ from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import STREET, find_road_points
 from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex
+from deid_crf.deid.recognizers.signatures import entry_signatures
 from deid_crf.deid.recognizers.streets import find_streets
 from deid_crf.deid.recognizers.table_columns import RELATIVE, find_table_values
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
@@ -402,6 +404,7 @@ class RuleLayer:
             spans = joined_places(text, split_at_slashes(text, spans))
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
+            spans = entry_signatures(text, hyphenated_names(text, spans))
             spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not _is_field_label(text[s.start : s.end])]

@@ -103,9 +103,21 @@ _WEEKDAY_ALONE = re.compile(rf"(?:\b(?:el|del){SP}+|\()(?P<date>{_WEEKDAY})(?!\w
 # but not a fraction (``el 2/3 de los pacientes``).
 _DAY_MONTH = re.compile(rf"\b(?i:el|del|día){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))")
 # A two-digit day/month alone in a table cell (``| 03/03 |``) or opening a line before a
-# time (``13/01 9:40 — Primer día en planta``): a ward list's or a progress note's date.
+# time, a dash or a bracket, maybe after the shift's letter (``13/01 9:40 — Primer día
+# en planta``, ``04/03 M — Tranquila``, ``06/04 (sábado) —``): a ward list's, a
+# progress note's or a nursing record's date.
 _CELL_DAY_MONTH = re.compile(
-    r"(?:^|(?<=\|))[ \t]*(?P<date>(\d\d)/(\d\d))(?=[ \t]*(?:\||$)|[ \t]+\d{1,2}[:h.]\d\d)", re.MULTILINE
+    r"(?:^|(?<=\|))[ \t]*(?P<date>(\d\d)/(\d\d))"
+    r"(?=[ \t]*(?:\||$)|[ \t]+\d{1,2}[:h.]\d\d|[ \t]+(?:[MTN][ \t]+)?[—–-][ \t]|[ \t]+\()",
+    re.MULTILINE,
+)
+# A weekday's abbreviation and the day opening a progress note's entry, before its dash
+# (``vie 18 — …``, ``mar 15-oct — …``).
+_ENTRY_WEEKDAY_DAY = re.compile(
+    rf"^[ \t]*(?P<date>(?i:{_WEEKDAY_ABBREVIATIONS})\.?{SP}+(?P<day>\d{{1,2}})"
+    rf"(?:-(?i:{'|'.join(MONTH_ABBREVIATIONS)}))?)"
+    rf"(?={SP}+[—–-]{SP})",
+    re.MULTILINE,
 )
 # Dates in words, as dictated notes and formal letters write them (P6.1): ``veintiocho de
 # enero de dos mil veinticinco``, ``a veinte de febrero``, ``jueves dieciséis``, and a
@@ -266,6 +278,7 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _NUMERIC: lambda text, a: a.figures,
     _WEEKDAY_DAY: lambda text, a: a.weekdays,
     _WEEKDAY_ALONE: lambda text, a: starts_before(text, a.weekdays, 1),
+    _ENTRY_WEEKDAY_DAY: lambda text, a: starts_before(text, a.weekdays, 1),
     _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _CELL_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _DATE_IN_WORDS: lambda text, a: starts_before(text, a.months, 5),
@@ -337,6 +350,12 @@ def _weekdays(text: str, found: Anchors) -> Iterator[Span]:
         yield m.start("date"), m.end("date")
 
 
+def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_ENTRY_WEEKDAY_DAY, text, found):
+        if 1 <= int(m.group("day")) <= 31:
+            yield m.start("date"), m.end("date")
+
+
 def _day_month(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_DAY_MONTH, text, found):
         if _valid(2000, int(m.group(3)), int(m.group(2))):
@@ -382,6 +401,7 @@ def _years(text: str, found: Anchors) -> Iterator[Span]:
 
 # Most complete form first: a span overlapping one found earlier is dropped.
 _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
+    _entry_weekdays,
     _in_words,
     _two_months,
     _written,

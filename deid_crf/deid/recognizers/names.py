@@ -10,8 +10,13 @@ such as ``Paciente:`` at most) and the given name closes it (or is followed by a
 gap, a bracket or a separator), and the letter case agrees.
 
 A nickname in quotes right after a name (``Encarnación Ruiz ("Encarni")``, ``Manuel
-(«Manolo»)``) is a span of the name's type of its own (guideline P1.1, P4.1: "apodos,
-motes, alias"), added by :func:`nicknames_after_names`.
+(«Manolo»)``, ``("el Sebi")`` without its article) is a span of the name's type of its
+own (guideline P1.1, P4.1: "apodos, motes, alias"), added by
+:func:`nicknames_after_names`.
+
+Guideline M1.1 joins the parts of a name "separados sólo por espacios o por guiones";
+the model cuts a name at a hyphen it has not seen in one (``Klaus`` ``-Dieter``,
+``díaz`` ``-pintado``), and :func:`hyphenated_names` joins them.
 
 An initial right before a name belongs to it (``A. Benali``, ``Enf. J. Rodríguez
 Suárez``): :func:`initials_before_names` widens the span over it. A place the model
@@ -101,7 +106,11 @@ def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan
     return sorted(out)
 
 
-_NICKNAME = re.compile(rf"{SP}*(?:\({SP}*)?(?P<open>[\"«“'‘])(?P<nick>{_WORD}(?:{SP}+{_WORD})?)(?P<close>[\"»”'’])")
+# The nickname in quotes, maybe with its article (``("el Sebi")``, left out: P4.1 keeps
+# the name alone).
+_NICKNAME = re.compile(
+    rf"{SP}*(?:\({SP}*)?(?P<open>[\"«“'‘])(?:(?:el|la){SP}+)?(?P<nick>{_WORD}(?:{SP}+{_WORD})?)(?P<close>[\"»”'’])"
+)
 _CLOSING = {'"': '"', "«": "»", "“": "”", "'": "'", "‘": "’"}
 
 
@@ -117,9 +126,41 @@ def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             continue
         start, end = m.span("nick")
         if coverage.overlaps(start, end):
-            continue
+            # a span of the model's inside the quotes (``Marisa"``, as a relative) is
+            # the nickname, which is the name's
+            inside = [s for s in out if s.start < end and s.end > start]
+            if any(s.start < m.start("open") or s.end > m.end() for s in inside):
+                continue
+            out = [s for s in out if s not in inside]
         out.append(PHISpan(start, end, span.type, span.confidence, RULE))
     return sorted(out)
+
+
+_HYPHEN_THEN_WORD = re.compile(r"-[^\W\d_]{2,}(?!\w)")
+
+
+def hyphenated_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with a person's name that stops at a hyphen run on over the word after
+    it (``Klaus-Dieter``, ``díaz-pintado``: guideline M1.1 joins parts "separados sólo
+    por espacios o por guiones"), a name span there of the same type joined to it."""
+    out: list[PHISpan] = []
+    for span in sorted(spans):
+        previous = out[-1] if out else None
+        if (
+            previous is not None
+            and previous.type in NAME_TYPES
+            and previous.type == span.type
+            and text[previous.end : span.start] == "-"
+        ):
+            out[-1] = replace(previous, end=span.end, source=RULE)
+            continue
+        out.append(span)
+    for i, span in enumerate(out):
+        if span.type in NAME_TYPES and text[span.end - 1].isalpha() and (m := _HYPHEN_THEN_WORD.match(text, span.end)):
+            following = out[i + 1].start if i + 1 < len(out) else len(text)
+            if m.end() <= following:
+                out[i] = replace(span, end=m.end(), source=RULE)
+    return out
 
 
 PATIENT = "NOMBRE_SUJETO_ASISTENCIA"

@@ -1,0 +1,126 @@
+"""The writer's signature in brackets that closes a nursing or progress-note entry.
+
+Nursing records and progress notes write an entry per line or paragraph, opened by its
+date (``04/03 M — …``, ``mar 15-oct — …``, ``19/10/24 — Alta …``) and closed by whoever
+wrote it, in brackets: ``(Lorena, enf.)``, ``(TCAE Jesús)``, ``(enf. Reme)``,
+``(Ó. Revuelta)``, ``— (ALG)``. The writer is staff (NOMBRE_PERSONAL_SANITARIO; the
+role word is no part of the name, guideline N3.1); MEDDOCAN has no such entries, and
+the model misses the writer or takes them for the patient or a relative.
+
+:func:`entry_signatures` puts a staff span on the name in such a bracket at the end of
+a line, in place of the spans inside the bracket:
+
+- a role word before or after the name says it is staff wherever the line is
+  (``TCAE``, ``enf.``, ``aux.``, ``MIR``, a resident's year ``R2``);
+- an initial and a surname (``Ó. Revuelta``) at the end of an entry's line;
+- capital initials alone (``ALG``) only where nothing else can be meant: right after
+  the entry's date and its dash, before a resident's year, or closing two entries or
+  more (a clinical acronym, ``(EPOC)``, closes one sentence, not every entry);
+- a name alone (``(Lorena)``) when the same name signs with a role elsewhere in the
+  text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from deid_crf.deid.recognizers.common import SP
+from deid_crf.gazetteers.spanish import UPPER, WEEKDAYS
+from deid_crf.text.spans import RULE, PHISpan
+
+STAFF = "NOMBRE_PERSONAL_SANITARIO"
+
+_WEEKDAY_ABBREVIATION = r"(?:lun|mar|mié|mie|jue|vie|sáb|sab|dom)"
+# The date that opens an entry: a day and month in figures (a year maybe), or a
+# weekday's abbreviation and the day (``vie 18``, ``mar 15-oct``).
+_ENTRY_DATE = (
+    rf"(?:\d{{1,2}}[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?|(?i:{_WEEKDAY_ABBREVIATION})\.?{SP}+\d{{1,2}}(?:-[^\W\d_]{{3}})?"
+    rf"|(?i:{'|'.join(WEEKDAYS)}),?{SP}+\d{{1,2}}(?:{SP}+de{SP}+[^\W\d_]+)?)"
+)
+_ENTRY_LINE = re.compile(rf"^{SP}*{_ENTRY_DATE}(?={SP}|[(—–-]|$)", re.MULTILINE)
+_AFTER_ENTRY_DATE = re.compile(rf"{SP}*(?:[{UPPER}]{SP}+)?[—–-]{SP}*$")
+
+_ROLE = r"(?i:enf|enferm|enfermer[oa]|tcae|aux|auxiliar|mir|fisio|fisioterapeuta|matrona|celador[a]?|due)\.?"
+_RESIDENT_YEAR = r"R[1-5]"
+_NAME_WORD = rf"[{UPPER}][^\W\d_]+(?:-[{UPPER}][^\W\d_]+)?"
+_NAME = rf"{_NAME_WORD}(?:{SP}+(?:(?:de|del|de{SP}+la|y|i){SP}+)?{_NAME_WORD}){{0,3}}"
+_INITIAL_AND_SURNAME = rf"[{UPPER}]\.{SP}?{_NAME_WORD}(?:{SP}+{_NAME_WORD})?"
+_INITIALS = rf"[{UPPER}]{{2,4}}"
+# A bracket that closes its line (a full stop after it at most), and what it holds.
+_CLOSING_BRACKET = re.compile(rf"\((?P<inner>[^()\n]{{1,60}})\){SP}*\.?{SP}*$", re.MULTILINE)
+_ROLE_THEN_NAME = re.compile(rf"(?:{_ROLE}|{_RESIDENT_YEAR}){SP}+(?P<name>{_INITIAL_AND_SURNAME}|{_NAME})$")
+_NAME_THEN_ROLE = re.compile(
+    rf"(?P<name>{_INITIAL_AND_SURNAME}|{_NAME}|{_INITIALS}){SP}*,{SP}*(?:{_ROLE}|{_RESIDENT_YEAR})(?:[,;].*)?$"
+)
+_INITIAL_NAME_ALONE = re.compile(rf"(?P<name>{_INITIAL_AND_SURNAME})$")
+_INITIALS_ALONE = re.compile(rf"(?P<name>{_INITIALS})(?:{SP}*[,;].*)?$")
+_NAME_ALONE = re.compile(rf"(?P<name>{_NAME})$")
+
+
+def _entry_lines(text: str) -> dict[int, int]:
+    """The entries' lines: their start → where their date ends."""
+    return {m.start(): m.end() for m in _ENTRY_LINE.finditer(text)}
+
+
+def _signers(text: str) -> Iterator[tuple[re.Match[str], str, int]]:
+    """Each closing bracket, and each signer in it (two may sign one entry: ``(TCAE
+    Jesús / enf. Covadonga Sainz)``) with where the signer's text starts."""
+    for bracket in _CLOSING_BRACKET.finditer(text):
+        position = bracket.start("inner")
+        for part in bracket.group("inner").split("/"):
+            stripped = part.strip()
+            if stripped:
+                yield bracket, stripped, position + len(part) - len(part.lstrip())
+            position += len(part) + 1
+
+
+def _line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
+
+
+def entry_signatures(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with the writer's name of each signature bracket (see the module) made a
+    staff span, in place of the spans over the name."""
+    if "(" not in text:
+        return list(spans)
+    entries = _entry_lines(text)
+    signed_with_role: set[str] = set()
+    candidates: list[tuple[int, int, str, str]] = []  # start, end, kind, name
+    for bracket, inner, offset in _signers(text):
+        line_start = _line_start(text, bracket.start())
+        on_entry = line_start in entries
+        m = _ROLE_THEN_NAME.match(inner) or _NAME_THEN_ROLE.match(inner)
+        if m:
+            kind = "role"
+            signed_with_role.add(m.group("name"))
+        elif on_entry and (m := _INITIAL_NAME_ALONE.match(inner)):
+            kind = "initial"
+        elif on_entry and (m := _INITIALS_ALONE.match(inner)):
+            after_date = _AFTER_ENTRY_DATE.match(text[entries[line_start] : bracket.start()]) is not None
+            kind = "role" if after_date else "initials"
+        elif on_entry and (m := _NAME_ALONE.match(inner)):
+            kind = "name"
+        else:
+            continue
+        candidates.append((offset + m.start("name"), offset + m.end("name"), kind, m.group("name")))
+    initials_signing = Counter(name for _, _, kind, name in candidates if kind == "initials")
+    signatures = [
+        (start, end)
+        for start, end, kind, name in candidates
+        if kind in ("role", "initial")
+        or (kind == "initials" and initials_signing[name] >= 2)
+        or (kind == "name" and name in signed_with_role)
+    ]
+    if not signatures:
+        return list(spans)
+    out = list(spans)
+    for start, end in signatures:
+        bracket_start, bracket_end = text.rfind("(", 0, start), text.find(")", end) + 1
+        over = [s for s in out if s.start < end and s.end > start]
+        if any(s.start < bracket_start or s.end > bracket_end for s in over):
+            continue  # a span reaching out of the bracket: the model read something else there
+        out = [s for s in out if s not in over]
+        out.append(PHISpan(start, end, STAFF, 1.0, RULE))
+    return sorted(out)
