@@ -133,9 +133,11 @@ def test_bank_accounts_are_otros():
     assert found(find_bank_accounts, "IBAN: ES91 2100 0418 4502 0005 1332.") == [
         ("ES91 2100 0418 4502 0005 1332", "OTROS_SUJETO_ASISTENCIA")
     ]
-    # A wrong check digit is still an account after a label, and nothing without one.
+    # A wrong check digit is still an account after a label, or in a Spanish IBAN's
+    # shape (nothing else is written so); another shape needs the label.
     assert texts(find_bank_accounts, "en la cuenta ES21 2100 0418 4502 0005 1332") == ["ES21 2100 0418 4502 0005 1332"]
-    assert texts(find_bank_accounts, "código ES21 2100 0418 4502 0005 1332") == []
+    assert texts(find_bank_accounts, "código ES21 2100 0418 4502 0005 1332") == ["ES21 2100 0418 4502 0005 1332"]
+    assert texts(find_bank_accounts, "código DE21 2100 0418 4502 0005 13") == []
     assert texts(find_bank_accounts, "cuenta nº 2100-0418-45-0200051332") == ["2100-0418-45-0200051332"]
 
 

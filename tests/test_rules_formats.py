@@ -21,6 +21,8 @@ from deid_crf.deid.rules import RuleLayer
 from deid_crf.deid.surrogates import shift_date_text
 from deid_crf.text.spans import MODEL, PHISpan
 
+EMPLOYEE, PATIENT_ID = "ID_EMPLEO_PERSONAL_SANITARIO", "ID_SUJETO_ASISTENCIA"
+
 
 def found(finder, text: str) -> list[str]:
     return [text[a:b] for a, b, _ in finder(text)]
@@ -255,6 +257,21 @@ def test_numbered_floor_joins_the_street(text, street, want):
         ),
         ("(exp. SAD-2025/00871)", [("SAD-2025/00871", "OTROS_SUJETO_ASISTENCIA")]),
         ("(nº persoal SP-22871)", [("SP-22871", "ID_EMPLEO_PERSONAL_SANITARIO")]),
+        ("Nº episodio urgencias: U24/113208", [("U24/113208", "ID_CONTACTO_ASISTENCIAL")]),
+        ("Núm. petició ...... 24-GIR-0047710", [("24-GIR-0047710", "ID_CONTACTO_ASISTENCIAL")]),
+        ("(núm. empleat t041182); (langile zk. 30917)", [("t041182", EMPLOYEE), ("30917", EMPLOYEE)]),
+        ("col·legiada; colegiado en Cuenca con el nº 16/1004417", [("16/1004417", "ID_TITULACION_PERSONAL_SANITARIO")]),
+        ("con nº de atestado GC-AB 1182/24.", [("GC-AB 1182/24", "OTROS_SUJETO_ASISTENCIA")]),
+        (
+            "póliza KX-3310-2281-FR; póliza de asistencia 551-0093318204",
+            [("KX-3310-2281-FR", "ID_ASEGURAMIENTO"), ("551-0093318204", "ID_ASEGURAMIENTO")],
+        ),
+        (
+            "NHC 3391022 · CIPNA 1000427719; tis TOCR 0000 1951 3308",
+            [("3391022", PATIENT_ID), ("1000427719", PATIENT_ID), ("TOCR 0000 1951 3308", PATIENT_ID)],
+        ),
+        # a policy's year, a date after it; a word "tis" is not written before a card
+        ("la póliza de vida 2019 y la póliza 12-3-2024", []),
         # A date or a reference interval after such a word is no identifier.
         ("Fecha de alta: 12/03/2024; alta 12-3-2024; la muestra 2 de 2020; intervalo de referencia: 89-215", []),
     ],

@@ -76,7 +76,10 @@ class Field:
 
 FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:historia(?:{SP}+cl[ií]nica)?|h\.?{SP}?c\.?))", PATIENT_ID),
-    Field(r"N\.?H\.?C\.?|H\.?C\.?|CIPA?(?:[ -]?SNS)?|TSI|TIS|SIP|NUHSA|CIC|D\.?N\.?I\.?|NIF|NIE", PATIENT_ID),
+    # CIPNA: Navarre's card; "tis" in a note typed in lower case.
+    Field(
+        r"N\.?H\.?C\.?|H\.?C\.?|CIP(?:A|NA)?(?:[ -]?SNS)?|TSI|(?i:TIS)|SIP|NUHSA|CIC|D\.?N\.?I\.?|NIF|NIE", PATIENT_ID
+    ),
     Field(rf"(?i:historia{SP}+cl[ií]nica)", PATIENT_ID, word=True),
     # "pasaporte AW718233", "pasaporte colombiano AW718233": a nationality may come between.
     Field(
@@ -90,10 +93,12 @@ FIELDS: tuple[Field, ...] = (
     Field(r"N\.?A\.?S\.?S\.?|NSS|NAF|TSE", INSURANCE_ID),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:afiliaci[oó]n|(?:la{SP}+)?seguridad{SP}+social))", INSURANCE_ID),
     Field(rf"(?i:afiliaci[oó]n|seguridad{SP}+social)", INSURANCE_ID, word=True),
-    Field(rf"(?i:{_NUMBER_SIGN}{_OF}episodio{SP}+de{SP}+[^\W\d_]+(?={SP}*:)|c[oó]digo{_OF}cita)", CONTACT_ID),
+    # "Nº episodio de Urgencias:", "Nº episodio urgencias:".
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}episodio{SP}+(?:de{SP}+)?[^\W\d_]+(?={SP}*:)|c[oó]digo{_OF}cita)", CONTACT_ID),
+    # (Catalan "episodi", "petició" too)
     Field(
         rf"(?i:(?:{_NUMBER_SIGN}{_OF}|id{SP}+)"
-        rf"(?:episodio|ingreso|petici[oó]n|biopsia|citolog[ií]a|acceso|estudio|muestra|solicitud))",
+        rf"(?:episodio?|ingreso|petici[oó]n?|biopsia|citolog[ií]a|acceso|estudio|muestra|solicitud))",
         CONTACT_ID,
     ),
     # "Episodio quirúrgico:", "Nº de episodio de Urgencias:", "Código de cita:", "muestra MC25-003318".
@@ -103,8 +108,15 @@ FIELDS: tuple[Field, ...] = (
         word=True,
     ),
     Field(rf"(?i:{_NUMBER_SIGN}{SP}*col(?:egiad[oa]|·legiat)?\.?)|Col\.|NColeg\.?|(?i:col·legiat)", COLLEGIATE_ID),
+    # A certificate's "colegiado en Murcia con el nº 30/3009187".
+    Field(
+        rf"(?i:colegiad[oa]{SP}+en{SP}+(?-i:[A-Z][^\W\d_]+)(?:{SP}+con{SP}+el)?(?={SP}+{_NUMBER_SIGN}))", COLLEGIATE_ID
+    ),
     Field(r"(?i:colegiad[oa])", COLLEGIATE_ID, word=True),
-    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS", EMPLOYEE_ID),
+    Field(
+        rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado|eat)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS", EMPLOYEE_ID
+    ),  # ca: "núm. empleat"
+    Field(rf"(?i:langile{SP}+zk\.?)", EMPLOYEE_ID),  # eu: "langile zk. 48812"
     Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True),
     # "Nº de profesional: …", "código profesional …", a GP's list ("cupo 1203": the notes).
     Field(rf"(?i:(?:{_NUMBER_SIGN}|c[oó]d(?:igo|\.)){_OF}(?:profesional|trabajador(?:/a)?))", EMPLOYEE_ID),
@@ -136,6 +148,16 @@ FIELDS: tuple[Field, ...] = (
         OTHER_SUBJECT,
         word=True,
         shape=r"[0-9]{3,6}/(?:19|20)[0-9]{2}",  # "autos 812/2024"; not "3/2024", a month
+    ),
+    # "nº de atestado PL-CE 0219/25": the number before the label says it is one.
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:atestado|autos|procedimiento|diligencias))", OTHER_SUBJECT),
+    # An insurance policy's number (P19.1): "póliza RV-4471-0092-DE", "póliza de
+    # cancelación 698-0014432781" (eight digits or more: not a year or a date).
+    Field(
+        rf"(?i:p[oó]liza(?:{SP}+de{SP}+[^\W\d_]+)?)",
+        INSURANCE_ID,
+        word=True,
+        shape=r"(?=(?:[^0-9]*[0-9]){8})[0-9A-Z]+(?:-[0-9A-Z]+)+",
     ),
     # "Nº de expediente social:", "(expediente RGC-08-2023-114587)".
     Field(rf"(?i:(?:{_NUMBER_SIGN}{_OF})?expediente(?:{SP}+[^\W\d_]+(?={SP}*:))?)", OTHER_SUBJECT),

@@ -73,12 +73,21 @@ def find_cif(text: str) -> Iterator[Match]:
             yield m.start(), m.end(), OTHER_ID
 
 
+# A Spanish IBAN's shape (ES, two digits, twenty in groups of four): no other number is
+# written so, so its check digits need not hold (a note's writer may mistype one).
+_SPANISH_IBAN = re.compile(r"ES\d{2}(?:[ -]?\d{4}){5}")
+
+
 def find_bank_accounts(text: str) -> Iterator[Match]:
-    """IBAN and 20-digit Spanish account numbers: with valid check digits, or after an
-    ``IBAN``/``cuenta`` label."""
+    """IBAN and 20-digit Spanish account numbers: with valid check digits, after an
+    ``IBAN``/``cuenta`` label, or (an IBAN) in a Spanish IBAN's shape."""
     for pattern, checker in ((_IBAN, iban), (_BANK_ACCOUNT, ccc)):
         for m in pattern.finditer(text):
-            if checker.is_valid(m.group()) or _ACCOUNT_LABEL.search(line_before(text, m.start(), _LABEL_WIDTH)):
+            if (
+                checker.is_valid(m.group())
+                or (pattern is _IBAN and _SPANISH_IBAN.fullmatch(m.group()))
+                or _ACCOUNT_LABEL.search(line_before(text, m.start(), _LABEL_WIDTH))
+            ):
                 yield m.start(), m.end(), OTHER_SUBJECT
 
 
