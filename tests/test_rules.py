@@ -273,7 +273,7 @@ def test_a_weekday_opens_a_date_in_figures(text, expected):
         ("Vive con su hija de 19 años.", ["hija de 19 años"]),
         ("Tiene dos hijas de 16 y 12 años.", ["dos hijas de 16 y 12 años"]),
         ("Su hijo mediano (21 años) trabaja.", ["hijo mediano (21 años)"]),
-        ("Su hijo Iñaki, de 12 años.", ["hijo"]),  # after a name and a comma the age is its own span
+        ("Su hijo Iñaki, de 12 años.", ["hijo Iñaki"]),  # the name joins the phrase; the age after the comma does not
         ("Vive amb la seva germana i dos fills.", ["germana", "dos fills"]),
         ("o seu fillo e a súa nai", ["fillo", "nai"]),
         ("non se comente nada coa sogra; os dous fillos e o cunhado", ["sogra", "dous fillos", "cunhado"]),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deid_crf.deid.recognizers.dates import find_dates
-from deid_crf.deid.recognizers.names import hyphenated_names, nicknames_after_names
+from deid_crf.deid.recognizers.names import completed_names, nicknames_after_names
 from deid_crf.deid.recognizers.signatures import entry_signatures
 from deid_crf.text.spans import MODEL, PHISpan
 
@@ -85,14 +85,14 @@ def test_entry_signatures(text, model, want):
     assert shown(text, entry_signatures(text, spans)) == want
 
 
-def test_hyphenated_names_are_joined_and_completed():
+def test_completed_names_are_joined_and_completed():
     text = "Nombre: Hans-Peter Vogel. dr. tomás gil ruiz-zorrilla — firma"
     spans = [
         span(text, "Hans", PATIENT),
         span(text, "Peter Vogel", PATIENT),
         span(text, "tomás gil ruiz", STAFF),
     ]
-    assert shown(text, hyphenated_names(text, spans)) == [
+    assert shown(text, completed_names(text, spans)) == [
         ("Hans-Peter Vogel", PATIENT),
         ("tomás gil ruiz-zorrilla", STAFF),
     ]
@@ -106,7 +106,7 @@ def test_hyphen_joins_only_names_of_one_type_and_words():
         span(text, "Luis Gil", PATIENT),
         span(text, "póliza AB-77", PATIENT),
     ]
-    assert shown(text, hyphenated_names(text, spans)) == [
+    assert shown(text, completed_names(text, spans)) == [
         ("Ana", PATIENT),
         ("Madrid", "TERRITORIO"),
         ("Luis Gil", PATIENT),

@@ -134,6 +134,35 @@ def test_relatives_named_in_other_ways(text, named, want):
 
 
 @pytest.mark.parametrize(
+    "text, named, want",
+    [
+        # a name the model missed after the kinship phrase: a comma, a bracket, a space
+        ("y el yerno pequeño, Aitor, viene.", [], [("yerno pequeño", RELATIVE), ("Aitor", RELATIVE)]),
+        ("se avisa a la nieta (Sheila, cajera)", [], [("nieta", RELATIVE), ("Sheila", RELATIVE)]),
+        ("llamar a su filla Montse, al móvil", [], [("filla Montse", RELATIVE)]),
+        ("si no, a la seua dona, Empar.", [], [("dona", RELATIVE), ("Empar", RELATIVE)]),
+        # in a contact list, after a kinship label, on a line with a phone number
+        ("Avisos:\n1. Nieta: Yaiza — 622 10 44 87", [], [("Yaiza", RELATIVE)]),
+        # and a name the model typed as the patient after such a label, phone or not
+        ("Avisos:\n2. Cuñada: Olvido, por las tardes", [("Olvido", PATIENT)], [("Olvido", RELATIVE)]),
+        # not a name: a clause, a service, a family history's line without a phone
+        ("la hija, Hospital de día los martes", [], [("hija", RELATIVE)]),
+        ("su madre Diabetes tipo 2", [], [("madre", RELATIVE)]),
+        ("Antecedentes:\nPadre: Fallecido de IAM a los 70.", [], []),
+        ("se avisa a la nieta (Sheila es su nombre)", [], [("nieta", RELATIVE)]),
+    ],
+)
+def test_relatives_names_the_model_missed(text, named, want):
+    assert shown(text, relatives(text, model(text, *named))) == want
+
+
+def test_a_relatives_name_is_propagated_as_a_relatives():
+    text = "Avisada su pareja, Maite (tel. 600). Vive con Maite y su madre."
+    spans = RuleLayer().apply(text, model(text, ("pareja", RELATIVE), ("Maite", PATIENT)))
+    assert [(v, t) for v, t in shown(text, spans) if v == "Maite"] == [("Maite", RELATIVE), ("Maite", RELATIVE)]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Avenida Hermanos Machado, 3.",

@@ -60,10 +60,10 @@ from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids
 from deid_crf.deid.recognizers.names import (
     STAFF,
+    completed_names,
     find_labelled_patients,
     find_labelled_staff,
     given_names_after_comma,
-    hyphenated_names,
     initials_before_names,
     nicknames_after_names,
     roles_from_labels,
@@ -88,7 +88,7 @@ from deid_crf.deid.recognizers.places import (
     towns_after_countries,
 )
 from deid_crf.deid.recognizers.postcodes import find_postcodes
-from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.relatives import is_relatives_name, relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import STREET, find_road_points
 from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex
@@ -250,9 +250,13 @@ def propagate_names(
     Crestanello" of a "José Crestanello Nese" it found whole elsewhere), they are
     widened to it, keeping the first one's type.
     ``known`` adds names found elsewhere, ``(string, type, confidence)`` (the other
-    documents of a patient group), after the document's own."""
+    documents of a patient group), after the document's own. A relative's span that is
+    a name alone (``Maite``, ``Maria da Graça``; not ``su madre``) is propagated too, as a
+    relative's, when ``types`` holds the default name types."""
     names: dict[str, PHISpan] = {}
     found = [(text[s.start : s.end], s) for s in spans if s.type in types]
+    if types == NAME_TYPES:
+        found += [(name, s) for s in spans if s.type == RELATIVE and is_relatives_name(name := text[s.start : s.end])]
     found += [(name, PHISpan(0, 0, type_, confidence)) for name, type_, confidence in known if name and type_ in types]
     for whole, span in found:
         names.setdefault(whole, span)
@@ -404,8 +408,9 @@ class RuleLayer:
             spans = joined_places(text, split_at_slashes(text, spans))
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
-            spans = entry_signatures(text, hyphenated_names(text, spans))
-            spans = professions_in_apposition(text, nicknames_after_names(text, relatives(text, spans)))
+            spans = entry_signatures(text, spans)
+            spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
+            spans = professions_in_apposition(text, spans)
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not _is_field_label(text[s.start : s.end])]
         if self.deny:

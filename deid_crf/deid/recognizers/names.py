@@ -16,7 +16,8 @@ own (guideline P1.1, P4.1: "apodos, motes, alias"), added by
 
 Guideline M1.1 joins the parts of a name "separados sólo por espacios o por guiones";
 the model cuts a name at a hyphen it has not seen in one (``Klaus`` ``-Dieter``,
-``díaz`` ``-pintado``), and :func:`hyphenated_names` joins them.
+``díaz`` ``-pintado``), and :func:`completed_names` joins them, and runs a name on over a Portuguese particle
+(``Maria`` ``da Graça``).
 
 An initial right before a name belongs to it (``A. Benali``, ``Enf. J. Rodríguez
 Suárez``): :func:`initials_before_names` widens the span over it. A place the model
@@ -136,13 +137,17 @@ def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return sorted(out)
 
 
-_HYPHEN_THEN_WORD = re.compile(r"-[^\W\d_]{2,}(?!\w)")
+# What a name runs on over after the model stopped: a hyphen and a word, or a
+# Portuguese or Galician particle and a capitalised word (``Maria da Graça``, ``João
+# dos Santos``; Spanish ``de`` is left alone: ``Juan de Madrid`` may be a town).
+_NAME_TAIL = re.compile(rf"-[^\W\d_]{{2,}}(?!\w)|{SP}(?:da|do|dos|das){SP}[{UPPER}][^\W\d_]+(?![\w-])")
 
 
-def hyphenated_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+def completed_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with a person's name that stops at a hyphen run on over the word after
     it (``Klaus-Dieter``, ``díaz-pintado``: guideline M1.1 joins parts "separados sólo
-    por espacios o por guiones"), a name span there of the same type joined to it."""
+    por espacios o por guiones"), a name span there of the same type joined to it, and
+    over a Portuguese particle and the word after it (``Maria`` + ``da Graça``)."""
     out: list[PHISpan] = []
     for span in sorted(spans):
         previous = out[-1] if out else None
@@ -156,7 +161,7 @@ def hyphenated_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             continue
         out.append(span)
     for i, span in enumerate(out):
-        if span.type in NAME_TYPES and text[span.end - 1].isalpha() and (m := _HYPHEN_THEN_WORD.match(text, span.end)):
+        if span.type in NAME_TYPES and text[span.end - 1].isalpha() and (m := _NAME_TAIL.match(text, span.end)):
             following = out[i + 1].start if i + 1 < len(out) else len(text)
             if m.end() <= following:
                 out[i] = replace(span, end=m.end(), source=RULE)

@@ -16,8 +16,10 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
 * a FAMILIARES span that starts with an article or a possessive (``un hermano``) loses
   it, as the guidelines' examples do;
 * a person's name right after a kinship phrase and a comma (``esposa, Dña. Blanca
-  Irigoyen``) is the relative's: its type becomes FAMILIARES; so does a name the model
-  took for a place there (``su hija mayor, Salma``);
+  Irigoyen``) or a kinship label opening a list's line (``3. Sobrina: Piedad``) is the
+  relative's: its type becomes FAMILIARES; so does a name the model took for a place
+  there (``su hija mayor, Salma``); a name the model missed there is added (see
+  :func:`_names_after_kin`);
 * an age right after a relative (``su hijo Iñaki, de 12 años``), or later in the
   relative's sentence before the patient comes back into it (``Madre fallecida a los
   48 años``), is the relative's, a FAMILIARES span of its own as in MEDDOCAN train (15
@@ -46,6 +48,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char
+from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, MONTHS, SPECIALTY_WORDS, UPPER, WEEKDAYS, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
@@ -94,7 +97,7 @@ _QUALIFIER = (
 _BEFORE = (
     r"(?:^|[\n\r(\[;:,.\-–—•|·]|\b(?:el|la|los|las|un|una|unos|unas|su|sus|mi|mis|tu|tus|nuestr[oa]s?"
     r"|a|al|de|del|con|por|para|sin|entre|y|e|o|u|ni|como|según|que|otro|otra|otros|otras"
-    r"|seva|seves|seu|seus|i|amb|súa|súas|coa|co|cos|coas|da|do|das|meu|miña)\b)"
+    r"|seva|seves|seua|seues|seu|seus|i|amb|súa|súas|coa|co|cos|coas|da|do|das|meu|miña)\b)"
 )
 # A numeral is guard enough: "tiene dos hijos".
 _KIN_PHRASE = re.compile(
@@ -139,7 +142,7 @@ _AGE_AFTER_RELATIVE = re.compile(rf"{SP}*,?{SP}*(?:de|con){SP}+")
 # A partner: words that also mean "woman", "man" or "couple" name one only after a
 # possessive (``su mujer``, ``la seva dona``, ``o seu home``, ``a súa muller``), and
 # MEDDOCAN train annotates them there (``su mujer`` 2 of 2, ``su pareja`` 3 of 3).
-_POSSESSIVE = r"(?:su|sus|mi|mis|tu|seva|seu|súa|sua|nuestr[oa])"
+_POSSESSIVE = r"(?:su|sus|mi|mis|tu|seva|seua|seu|súa|sua|nuestr[oa])"
 _PARTNER = re.compile(
     rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|compañer[oa]{SP}+sentimental)"
     rf"(?![\w\-:])(?!{SP}*:)",
@@ -151,12 +154,20 @@ _PARTNER_BEFORE_NAME = re.compile(rf"{_PARTNER.pattern}{SP}*,{SP}*$", re.IGNOREC
 _CAPITAL_DETERMINER = re.compile(rf"(?<!\w)(?:EL|LA|LOS|LAS|SU|SUS|MI|MIS){SP}+$")
 
 
+# A kinship label opening a line of a list, then a colon (``3. Sobrina: Piedad``,
+# ``- Padre: Juan``): the name after it is the relative's.
+_KIN_LABEL_BEFORE_NAME = re.compile(
+    rf"^{SP}*(?:\d{{1,2}}[.)]{SP}*|[-•*]{SP}*)?(?=[{UPPER}])(?i:{_KIN_WORD})(?:{SP}+{_QUALIFIER})?{SP}*:{SP}*$",
+    re.MULTILINE,
+)
+
+
 def _kin_before(text: str, start: int) -> bool:
     """A kinship phrase or a partner and a comma end right before ``start``: in lower
     case (``Dos Hermanas, Sevilla`` is a town and its province), or in capitals after
-    an article or possessive in capitals."""
+    an article or possessive in capitals; or a kinship label opening the line."""
     window = max(0, start - _LOOKBACK)
-    if _PARTNER_BEFORE_NAME.search(text, window, start):
+    if _PARTNER_BEFORE_NAME.search(text, window, start) or _KIN_LABEL_BEFORE_NAME.search(text, window, start):
         return True
     m = _KIN_BEFORE_NAME.search(text, window, start)
     if m is None:
@@ -228,7 +239,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             relative_end = span.end
             relative_ends.append(span.end)
         out.append(span)
-    out = _with_their_ages(text, _with_their_names(text, out))
+    out = _with_their_ages(text, _with_their_names(text, _names_after_kin(text, out)))
     return _ages_at_events(text, out, relative_ends)
 
 
@@ -361,3 +372,71 @@ def _is_kin_only(text: str, span: PHISpan) -> bool:
     return phrase.islower() and (
         _KIN_ONLY.fullmatch(phrase) is not None or _PARTNER.search(text, max(0, span.start - 8), span.end) is not None
     )
+
+
+# A relative's name the model missed after the kinship phrase (lower case) or a
+# partner: after a comma (``el nieto mayor, Íker,``), in brackets (``la sobrina
+# (Loli)``) or a space (``su fillo Anxo``, joined to the phrase by
+# :func:`_with_their_names`); and in a contact list, a capitalised kinship label, a colon
+# and the name on a line with a phone number (``2. Hijo: Chema — 696 …``; a family
+# history's ``Padre: Fallecido de IAM`` has no phone). A name is one to four capitalised
+# words (not in capitals alone), particles between, that end at punctuation, a line end
+# or a conjunction; words that open a clause or name a place or a service are no name.
+_PERSON_WORD = rf"(?-i:[{UPPER}][a-zñáéíóúüçàèìòùâêôãõï]+)(?:-(?-i:[{UPPER}][a-zñáéíóúüçàèìòùâêôãõï]+))?"
+_PERSON = rf"{_PERSON_WORD}(?:{SP}+(?:(?:de|del|da|do|dos|das|y|i){SP}+)?{_PERSON_WORD}){{0,3}}"
+_PERSON_END = rf"(?={SP}*(?:[,.;:()—–]|$)|{SP}+(?:y|e|i|que|con|de|del|en|vive|trabaja)\b)"
+_TITLE_BEFORE = rf"(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?"
+_AFTER_KIN = re.compile(
+    rf"(?P<comma>{SP}*,{SP}*{_TITLE_BEFORE}|{SP}*\({SP}*|{SP})(?P<name>{_PERSON}){_PERSON_END}", re.MULTILINE
+)
+_CONTACT_LABEL = re.compile(
+    rf"^{SP}*(?:\d{{1,2}}[.)]{SP}*|[-•*]{SP}*)?(?=[{UPPER}])(?i:{_KIN_WORD})(?:{SP}+{_QUALIFIER})?{SP}*:{SP}*"
+    rf"(?P<name>{_PERSON}){_PERSON_END}(?=[^\n]*\d[\d .-]{{7,}}\d)",
+    re.MULTILINE,
+)
+_NOT_A_PERSON = frozenset(normalize(w) for w in (*INSTITUTION_WORDS, *SPECIALTY_WORDS, *MONTHS, *WEEKDAYS)) | {
+    "el",
+    "la",
+    "los",
+    "las",
+    "no",
+    "si",
+    "sin",
+    "con",
+    "fallecido",
+    "fallecida",
+    "sano",
+    "sana",
+    "vive",
+}
+
+
+_PERSON_ALONE = re.compile(_PERSON)
+
+
+def is_relatives_name(span_text: str) -> bool:
+    """Whether a relative's span is a person's name alone (``Maite``, ``Maria da
+    Graça``), without a kinship word (``su madre``, ``hijo Wei``)."""
+    return _PERSON_ALONE.fullmatch(span_text) is not None and _is_person(span_text) and not _KIN.search(span_text)
+
+
+def _is_person(name: str) -> bool:
+    return not any(normalize(word) in _NOT_A_PERSON for word in name.split() if word[:1].isupper())
+
+
+def _names_after_kin(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    """``spans`` with the relatives' names described above added where no span is."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for span in spans:
+        if span.type != RELATIVE or not _is_kin_only(text, span):
+            continue
+        m = _AFTER_KIN.match(text, span.end)
+        if m and _is_person(m.group("name")) and not coverage.overlaps(*m.span("name")):
+            if m.group("comma").strip() == "(" and not text.startswith((")", ","), m.end("name")):
+                continue
+            added.append(PHISpan(*m.span("name"), RELATIVE, 1.0, RULE))
+    for m in _CONTACT_LABEL.finditer(text):
+        if _is_person(m.group("name")) and not coverage.overlaps(*m.span("name")):
+            added.append(PHISpan(*m.span("name"), RELATIVE, 1.0, RULE))
+    return sorted([*spans, *added]) if added else spans
