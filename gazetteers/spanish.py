@@ -126,7 +126,7 @@ _OCCUPATIONS = """
     aparejador asesor ayudante barrendero basurero camillero chapista cristalero empleado estanquero
     feriante fresador granjero guarnicionero joyero librero maquinista mensajero militar modisto
     pastelero pocero quiosquero relojero sastre tapicero teleoperador tractorista vaquero viticultor
-    vendimiador afilador herrador leñador molinero curtidor talabartero
+    vendimiador afilador herrador leñador molinero curtidor talabartero descorchador picador aparador
 """
 OCCUPATION_STEMS = tuple(_OCCUPATIONS.split())
 # Seasons (P6.2: "Otoño del 2017"), a date when a year follows them.

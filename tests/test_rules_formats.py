@@ -98,6 +98,14 @@ def test_seasons_and_feasts():
         (find_labelled_ages, "Antonio Núñez   edad 58   sexo", ["58"]),
         (find_labelled_ages, "Edad: 45 años", ["45 años"]),
         (find_labelled_ages, "Edad gestacional: 38 semanas; edad 3 meses; Edad: 2020; Edad: 40 kg; edad 34.5", []),
+        # dot leaders or a table cell, the birth date first; an age and sex field
+        (find_labelled_ages, "Data naix. / Edat ....... 03/11/1958 / 66 anys", ["66 anys"]),
+        (find_labelled_ages, "| F. nac. / edad | 14/02/2001 / 23 |", ["23"]),
+        (find_labelled_ages, "IDADE/SEXO ..... 81 anos / Home", ["81 anos"]),
+        # the age in brackets after a birth date
+        (find_labelled_ages, "F. nac.: 21.07.1940 (84)   NHC", ["84"]),
+        (find_labelled_ages, "nacida el 02/05/1950 (74 años)", ["74 años"]),
+        (find_labelled_ages, "F. nac.: 21.07.1940 (ver informe); revisión 12/03/2024 (84)", []),
     ],
 )
 def test_ages(finder, text, want):
@@ -111,6 +119,8 @@ def test_ages(finder, text, want):
         ("Data naix.: 02-08-1966   Sexe: D", ["D"]),
         ("Sexo/Xénero: muller", ["muller"]),
         ("Sexua: Emakumea", ["Emakumea"]),
+        ("Sexe ............ H\n", ["H"]),
+        ("IDADE/SEXO ..... 81 anos / Home", ["Home"]),
         ("Sexo: m (no es una letra mayúscula); sexo: indeterminado", []),
     ],
 )
@@ -127,6 +137,13 @@ def test_labelled_sex(text, want):
         ("Profesión declarada: bombero forestal\n", ["bombero forestal"]),
         ("treballa de llaurador a l'horta", ["llaurador"]),
         ("traballa de enóloga.", ["enóloga"]),
+        # "como", "fue", apposition to the patient: only a listed job
+        ("trabaja por las noches como reponedor en un súper", ["reponedor"]),
+        ("Como taxista, debe evitar conducir.", ["taxista"]),
+        ("hipoacusia. fue herrero de oficio", ["herrero"]),
+        ("La paciente, mariscadora, vive sola.", ["mariscadora"]),
+        ("El pacient, conductor d'ambulància, refereix", ["conductor d'ambulància"]),
+        ("Como antecedentes, fue intervenido; actúa como cuidador de su madre", []),
         # After a weak cue, only a listed job.
         ("que es portador de la mutación; que es responsable de su madre; que es alérgico", []),
     ],

@@ -66,11 +66,22 @@ _PERSON = (
 )
 _IN_WORDS = re.compile(rf"\b{_PERSON}{SP}+de{SP}+(?P<age>{number_words.AGE}{SP}+(?:años|meses))(?!\w)", re.IGNORECASE)
 # "Edad: 58 años", "Edat: 34 anys", "Idade: 83 anos", "Adina: 40 urte", "edad 58": the
-# number and its unit; not "Edad gestacional" nor "edad de inicio".
+# number and its unit; not "Edad gestacional" nor "edad de inicio". A form may write the
+# field with dot leaders or as a table cell, the birth date first (``F. nac. / Edat ......
+# 09/09/1971 / 53 anys``, ``edad | 30/06/2003 / 21``) or with the sex after it
+# (``IDADE/SEXO .... 76 anos / Muller``).
+_BIRTH_DATE_FIRST = rf"(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*/{SP}*)?"
 _LABELLED = re.compile(
-    rf"(?<!\w)(?:edad|edat|idade|adina){SP}*:?{SP}*(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte)(?!\w))?)"
+    rf"(?<!\w)(?:edad|edat|idade|adina)(?:/(?:sexo|sexe|sexua))?{SP}*(?::|\.{{2,}}|\|)?{SP}*{_BIRTH_DATE_FIRST}"
+    rf"(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte)(?!\w))?)"
     rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días))",
     re.IGNORECASE,
+)
+# The age in brackets after a birth date (``F. nac.: 15.04.1939 (85)``, ``nacida el
+# 02/05/1950 (74 años)``).
+_AFTER_BIRTH_DATE = re.compile(
+    rf"(?<!\w)(?i:nac(?:\.|imiento|ido|ida)?)(?:{SP}+el)?{SP}*:?{SP}*\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*"
+    rf"\({SP}*(?P<age>\d{{1,3}}(?:{SP}*(?i:años|anys|anos|a))?){SP}*\)"
 )
 
 
@@ -81,8 +92,9 @@ def find_ages_in_words(text: str) -> Iterator[Match]:
 
 
 def find_labelled_ages(text: str) -> Iterator[Match]:
-    """The number after an age field label, with its unit when written."""
-    for m in _LABELLED.finditer(text):
+    """The number after an age field label, with its unit when written, or in brackets
+    after a birth date."""
+    for m in (*_LABELLED.finditer(text), *_AFTER_BIRTH_DATE.finditer(text)):
         if int(re.match(r"\d+", m.group("age")).group()) < 120:
             yield m.start("age"), m.end("age"), AGE
 

@@ -64,7 +64,7 @@ _STOP = frozenset(
     jubilado jubilada retirado retirada parado parada activo activa años meses días
     noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
     lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
-    interés riesgo referencia
+    interés riesgo referencia oficio profesión
     """.split()
 )
 _PROFESSION = re.compile(
@@ -75,12 +75,21 @@ _PROFESSION = re.compile(
 
 
 # Weaker cues: what follows them is a job only if the occupation lists say so.
+# (also "como" before a listed job, "trabaja a turnos como operario", "Como camionero,";
+# "fue pastor"; and a listed job in apposition to the patient, "La paciente, gandeira,")
 _LISTED_CUE = (
     rf"(?:(?<!\w)(?:que|quien|q){SP}+(?:es|era|fue)|,{SP}*(?:es|era){SP}+(?:un|una{SP}+)?"
     rf"|(?:^|(?<=[.;|]){SP}*)(?:es|era){SP}+"
+    rf"|(?<!\w)(?:como|fue|ha{SP}+sido|había{SP}+sido){SP}+(?:(?:un|una){SP}+)?"
+    rf"|(?<!\w)(?:paciente|pacient|enferm[oa]|usuari[oa]){SP}*,"
     rf"|(?<!\w)(?:antigu[oa]|ex-?)){SP}*"
 )
-_REST = rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}){{0,2}})"
+# A job's complements: "de" and a word, a word, or Catalan "d'" and a lower-case word
+# ("conductor d'autobús").
+_COMPLEMENT = (
+    rf"(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}|{SP}*d['’](?-i:[a-zàèéíïòóúü]+))"
+)
+_REST = rf"(?P<rest>{_COMPLEMENT}{{0,2}})"
 _LISTED_PROFESSION = re.compile(rf"{_LISTED_CUE}(?P<head>{_WORD}){_REST}", re.IGNORECASE | re.MULTILINE)
 
 
@@ -151,16 +160,28 @@ def _cue_starts(text: str) -> list[int]:
     return starts_before(text, [m.start() for m in _CUE_WORD.finditer(text)], 1)
 
 
+# "cuidador de su madre", "tutor de sus hijos": a part someone plays, not a job.
+_OF_SOMEONE = re.compile(rf"{SP}+de{SP}+(?:su|sus|mi|mis|tu|tus){SP}", re.IGNORECASE)
+
+
 def find_professions(text: str) -> Iterator[Match]:
     """The job after a cue (see the module)."""
-    listed = [m for m in _LISTED_PROFESSION.finditer(text) if m.group("head").lower() in occupation_words()]
+    listed = [
+        m
+        for m in _LISTED_PROFESSION.finditer(text)
+        if m.group("head").lower() in occupation_words() and not _OF_SOMEONE.match(text, m.end("head"))
+    ]
     listed += [m for m in _JOB_ALONE.finditer(text) if _is_job_alone(text, m)]
     cued = finditer_at(_PROFESSION, text, _cue_starts(text))
+    seen = set()  # a job after "trabaja como" is one after "como" too
     for m in sorted([*cued, *listed], key=lambda m: m.start("head")):
         head = m.group("head")
         if head.lower() in _STOP or (head[0].isupper() and not head[1:].islower() and not head.isupper()):
             continue
-        yield m.start("head"), _profession_end(m), PROFESSION
+        where = (m.start("head"), _profession_end(m))
+        if where not in seen:
+            seen.add(where)
+            yield *where, PROFESSION
 
 
 def _profession_end(m: re.Match[str]) -> int:
@@ -168,7 +189,9 @@ def _profession_end(m: re.Match[str]) -> int:
     lower-case content word (``auxiliar de geriatría``); in a note in capitals, while
     each is in capitals."""
     end, capitals = m.end("head"), m.group("head").isupper()
-    for extra in re.finditer(rf"{SP}+(?:(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?({_WORD})", m.group("rest")):
+    for extra in re.finditer(
+        rf"(?:{SP}+(?:(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?|{SP}*d['’])({_WORD})", m.group("rest")
+    ):
         word = extra.group(1)
         if not (word.isupper() if capitals else word.islower()) or word.lower() in _STOP:
             break
