@@ -224,9 +224,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
 }
 
 # Chosen per type on MEDDOCAN dev by `python -m deid_crf.experiments.rules_table` (docs/results.md).
-# Types not listed here take DEFAULT_OTHER.
+# Types not listed here take DEFAULT_OTHER. The record and insurance numbers' rules
+# first too: MEDDOCAN dev is the same under either, and on the notes the model runs a
+# number's span over its label (``NASS 07 1047 2283 19`` as a phone, ``CIPNA 1000638274``
+# as a name), which a union then types by the model's longer span.
 DEFAULT_PRIORITY: dict[str, str] = {t: UNION for r in RECOGNIZERS.values() for t in r.types} | {
-    t: RULES_FIRST for t in (PHONE, FAX, DATE, TERRITORY, INSTITUTION)
+    t: RULES_FIRST for t in (PHONE, FAX, DATE, TERRITORY, INSTITUTION, PATIENT_ID, INSURANCE_ID)
 }
 DEFAULT_OTHER = UNION
 
@@ -430,7 +433,7 @@ class RuleLayer:
 _FIELD_LABELS = frozenset(
     "tel telf tfno tlf telefono movil fax email e-mail correo domicilio direccion".split()
     # and a form's or a table's own labels ("| DNI | 45107832-T |")
-    + "dni nie nif nhc cip cipa nass nss sexo edad nombre apellidos paciente".split()
+    + "dni nie nif nhc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
 )
 
 

@@ -15,7 +15,8 @@ Types (MEDDOCAN guidelines):
 * ID_SUJETO_ASISTENCIA: NHC and historia clínica, the regional health cards CIP, CIPA,
   TSI, TIS, SIP, NUHSA, CIC, and DNI, NIF, NIE, passport (P17.1 "códigos CIPA, NHC,
   DNI, NIF, CIE y pasaporte"; MEDDOCAN train annotates every ``CIPA:`` value so);
-* ID_ASEGURAMIENTO: NASS, NSS, NAF, affiliation and European card (TSE) numbers (P19.1);
+* ID_ASEGURAMIENTO: NASS, NSS, NAF, affiliation and European card (TSE) numbers, and an
+  insurance policy's (P19.1);
 * ID_CONTACTO_ASISTENCIAL: episode, admission, petition, biopsy, cytology, accession
   and study numbers (P18.1 "episodio, contacto, problema, proceso");
 * ID_TITULACION_PERSONAL_SANITARIO: collegiate numbers (P20.1, label left out as in

@@ -64,7 +64,7 @@ _STOP = frozenset(
     jubilado jubilada retirado retirada parado parada activo activa años meses días
     noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
     lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
-    interés riesgo referencia oficio profesión
+    interés riesgo referencia oficio profesión matí tarda nit torn torns
     """.split()
 )
 _PROFESSION = re.compile(
