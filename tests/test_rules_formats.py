@@ -295,3 +295,17 @@ def test_numbered_floor_joins_the_street(text, street, want):
 )
 def test_labelled_codes(text, want):
     assert [(text[a:b], t) for a, b, t in find_labelled_ids(text)] == want
+
+
+def test_a_labelled_record_number_wins_over_a_model_span_run_over_its_label():
+    text = "Datos: NASS 28 1047228319 · NHC 2718403 · CIPNA 1000638274"
+    spans = [
+        span(text, "NASS 28 1047228319", "NUMERO_TELEFONO"),
+        span(text, "CIPNA 1000638274", "NOMBRE_SUJETO_ASISTENCIA"),
+    ]
+    got = [(text[s.start : s.end], s.type) for s in RuleLayer().apply(text, spans)]
+    assert got == [
+        ("28 1047228319", "ID_ASEGURAMIENTO"),
+        ("2718403", "ID_SUJETO_ASISTENCIA"),
+        ("1000638274", "ID_SUJETO_ASISTENCIA"),
+    ]
