@@ -150,6 +150,23 @@ def test_relatives_named_in_other_ways(text, named, want):
         ("su madre Diabetes tipo 2", [], [("madre", RELATIVE)]),
         ("Antecedentes:\nPadre: Fallecido de IAM a los 70.", [], []),
         ("se avisa a la nieta (Sheila es su nombre)", [], [("nieta", RELATIVE)]),
+        # the numeral the model left out; not "ambos", outside the span in MEDDOCAN train
+        ("y tiene tres nietos.", [("nietos", RELATIVE)], [("tres nietos", RELATIVE)]),
+        ("a ambos hijos.", [("hijos", RELATIVE)], [("hijos", RELATIVE)]),
+        # a relative's ages in brackets; not a bracket that is no age
+        (
+            "con la cuñada, Amparo (79), y sus dos nietas (8 y 11 años).",
+            [("Amparo", PATIENT)],
+            [
+                ("cuñada", RELATIVE),
+                ("Amparo", RELATIVE),
+                ("79", RELATIVE),
+                ("dos nietas", RELATIVE),
+                ("8", RELATIVE),
+                ("11 años", RELATIVE),
+            ],
+        ),
+        ("su madre (tratamiento 2) y su hijo (250)", [], [("madre", RELATIVE), ("hijo", RELATIVE)]),
     ],
 )
 def test_relatives_names_the_model_missed(text, named, want):

@@ -239,8 +239,8 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             relative_end = span.end
             relative_ends.append(span.end)
         out.append(span)
-    out = _with_their_ages(text, _with_their_names(text, _names_after_kin(text, out)))
-    return _ages_at_events(text, out, relative_ends)
+    out = _with_their_ages(text, _with_their_names(text, _names_after_kin(text, _with_their_numerals(text, out))))
+    return _bracketed_ages(text, _ages_at_events(text, out, relative_ends))
 
 
 # "Madre con cáncer de mama a los 47 y 59 años, fallecida a los 62.": ages at a
@@ -383,7 +383,8 @@ def _is_kin_only(text: str, span: PHISpan) -> bool:
 # words (not in capitals alone), particles between, that end at punctuation, a line end
 # or a conjunction; words that open a clause or name a place or a service are no name.
 _PERSON_WORD = rf"(?-i:[{UPPER}][a-zñáéíóúüçàèìòùâêôãõï]+)(?:-(?-i:[{UPPER}][a-zñáéíóúüçàèìòùâêôãõï]+))?"
-_PERSON = rf"{_PERSON_WORD}(?:{SP}+(?:(?:de|del|da|do|dos|das|y|i){SP}+)?{_PERSON_WORD}){{0,3}}"
+# (no "y" between the words: after a kinship phrase it joins two people, "Rui y Sandra")
+_PERSON = rf"{_PERSON_WORD}(?:{SP}+(?:(?:de|del|da|do|dos|das){SP}+)?{_PERSON_WORD}){{0,3}}"
 _PERSON_END = rf"(?={SP}*(?:[,.;:()—–]|$)|{SP}+(?:y|e|i|que|con|de|del|en|vive|trabaja)\b)"
 _TITLE_BEFORE = rf"(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?"
 _AFTER_KIN = re.compile(
@@ -439,4 +440,48 @@ def _names_after_kin(text: str, spans: list[PHISpan]) -> list[PHISpan]:
     for m in _CONTACT_LABEL.finditer(text):
         if _is_person(m.group("name")) and not coverage.overlaps(*m.span("name")):
             added.append(PHISpan(*m.span("name"), RELATIVE, 1.0, RULE))
+    return sorted([*spans, *added]) if added else spans
+
+
+# A numeral the model left out of a kinship phrase (``dos`` + ``hijos``): P4.2's ``dos
+# hijos`` is one span.
+# (not "ambos": MEDDOCAN train writes ``ambos`` outside the span)
+_NUMERAL_BEFORE = re.compile(rf"(?<!\w)(?!(?i:ambos|ambas))(?i:{_NUMERAL}){SP}+$")
+
+
+def _with_their_numerals(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    out: list[PHISpan] = []
+    for span in spans:
+        previous_end = out[-1].end if out else 0
+        if span.type == RELATIVE and _KIN_ONLY.fullmatch(text, span.start, span.end):
+            m = _NUMERAL_BEFORE.search(text, max(previous_end, span.start - 12), span.start)
+            if m:
+                span = replace(span, start=m.start(), source=RULE, text="", replacement=None)
+        out.append(span)
+    return out
+
+
+# A relative's age in brackets right after the relative (``la hermana, Engracia (84)``,
+# ``los dos hijos (17 y 20 años)``): a FAMILIARES span per number, the last with its unit,
+# as the ages of :func:`_ages_at_events`.
+_AGES_IN_BRACKETS = re.compile(
+    rf"{SP}*\({SP}*(?P<ages>\d{{1,3}}(?:{SP}*(?:,|y|e|i){SP}*\d{{1,3}})*)(?:{SP}+(?P<unit>años|anys|anos|a))?{SP}*\)"
+)
+
+
+def _bracketed_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for span in spans:
+        if span.type != RELATIVE or not (m := _AGES_IN_BRACKETS.match(text, span.end)):
+            continue
+        if (
+            coverage.overlaps(m.start("ages"), m.end())
+            or int(_NUMBER_IN_LIST.match(text, m.start("ages")).group()) > 110
+        ):
+            continue
+        numbers = list(_NUMBER_IN_LIST.finditer(text, *m.span("ages")))
+        for i, number in enumerate(numbers):
+            end = m.end("unit") if i == len(numbers) - 1 and m.group("unit") else number.end()
+            added.append(PHISpan(number.start(), end, RELATIVE, 1.0, RULE))
     return sorted([*spans, *added]) if added else spans
