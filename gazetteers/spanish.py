@@ -256,6 +256,8 @@ NATIONAL_BODIES = (
     "Instituto Nacional de la Seguridad Social",
     "INSS",
     "IMSERSO",
+    # Catalonia's child-protection directorate
+    "DGAIA",
     "MUFACE",
     "ISFAS",
     "MUGEJU",

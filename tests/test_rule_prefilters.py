@@ -184,6 +184,7 @@ _DATE_SLOTS = (
 _DATE_WORDS = (
     *("Navidad", "Semana Santa", "día de Reyes", "primavera", "años 60", "año 2000", "dos mil", "Mil"),
     *("\nvie 18 — ", "\nmar 15-oct — Alta", "\n  lun. 3 – ", "\ndom 40 — "),  # an entry's weekday and day
+    *("2025eko otsailaren 26a", "1999ko urriaren 3an", "2024 MAIATZAREN 40"),  # Basque, the year first
 )
 # Dates in figures: a day, a month and a year (or a year first) with one separator.
 _FIGURE_SLOTS = (

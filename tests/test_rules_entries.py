@@ -127,3 +127,42 @@ def test_nickname_with_its_article_and_over_the_models_span():
         ("Rosa Gil", RELATIVE),
         ("Rosi", RELATIVE),
     ]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Firmado: Bilbao, 2024ko urriaren 14a\n", ["2024ko urriaren 14a"]),
+        ("Eguna: 2025eko apirilaren 8an, asteartea — martes", ["2025eko apirilaren 8an, asteartea"]),
+        ("Gertatu zen 2023ko martxoaren 40an", []),  # no such day
+    ],
+)
+def test_basque_dates(text, want):
+    assert found_dates(text) == want
+
+
+def test_basque_and_galician_addresses():
+    from deid_crf.deid.recognizers.streets import find_streets
+
+    text = "Sede: Zubiaurre doktorearen kalea, 18\nVive en Lugar de Outeiro de Arriba, 7, parroquia de X"
+    assert sorted(text[a:b] for a, b, _ in find_streets(text)) == [
+        "Lugar de Outeiro de Arriba, 7",
+        "Zubiaurre doktorearen kalea, 18",
+    ]
+    # "en lugar de" is a phrase, not an address
+    assert list(find_streets("en lugar de Ibuprofeno 600, tomar")) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("con el apoyo de los CEAS de Ponferrada.", ["CEAS de Ponferrada"]),
+        ("comunicado al EAIA del Segrià.", ["EAIA del Segrià"]),
+        # a head written as a word in capitals still needs a name in capitals
+        ("CONSEJO DE Salud", []),
+    ],
+)
+def test_bodies_with_an_acronym_head(text, want):
+    from deid_crf.deid.recognizers.institutions import find_organisations
+
+    assert [text[a:b] for a, b, _ in find_organisations(text)] == want

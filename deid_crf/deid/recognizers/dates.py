@@ -119,6 +119,18 @@ _ENTRY_WEEKDAY_DAY = re.compile(
     rf"(?={SP}+[—–-]{SP})",
     re.MULTILINE,
 )
+# A Basque date, the year first: ``2025eko otsailaren 26a``, ``2024ko martxoaren 3an``
+# (P6.1).
+_BASQUE_MONTHS = (
+    "urtarrilaren otsailaren martxoaren apirilaren maiatzaren ekainaren uztailaren abuztuaren irailaren urriaren"
+    " azaroaren abenduaren"
+).split()
+_BASQUE = re.compile(
+    rf"(?<![\w/.-])(?:19|20)\d\d(?:e?ko)?{SP}+(?i:{'|'.join(_BASQUE_MONTHS)}){SP}+(?P<day>\d{{1,2}})"
+    rf"(?:ean|etik|era|an|ko|a|e)?(?!\w)"
+    # and its weekday after it ("2025eko apirilaren 8an, asteartea")
+    rf"(?:,{SP}*(?i:astelehena|asteartea|asteazkena|osteguna|ostirala|larunbata|igandea)(?!\w))?"
+)
 # Dates in words, as dictated notes and formal letters write them (P6.1): ``veintiocho de
 # enero de dos mil veinticinco``, ``a veinte de febrero``, ``jueves dieciséis``, and a
 # year in words after a preposition (``diagnosticada en dos mil diecisiete``).
@@ -279,6 +291,7 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _WEEKDAY_DAY: lambda text, a: a.weekdays,
     _WEEKDAY_ALONE: lambda text, a: starts_before(text, a.weekdays, 1),
     _ENTRY_WEEKDAY_DAY: lambda text, a: starts_before(text, a.weekdays, 1),
+    _BASQUE: lambda text, a: a.digits,
     _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _CELL_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _DATE_IN_WORDS: lambda text, a: starts_before(text, a.months, 5),
@@ -350,6 +363,12 @@ def _weekdays(text: str, found: Anchors) -> Iterator[Span]:
         yield m.start("date"), m.end("date")
 
 
+def _basque(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_BASQUE, text, found):
+        if 1 <= int(m.group("day")) <= 31:
+            yield m.start(), m.end()
+
+
 def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_ENTRY_WEEKDAY_DAY, text, found):
         if 1 <= int(m.group("day")) <= 31:
@@ -402,6 +421,7 @@ def _years(text: str, found: Anchors) -> Iterator[Span]:
 # Most complete form first: a span overlapping one found earlier is dropped.
 _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _entry_weekdays,
+    _basque,
     _in_words,
     _two_months,
     _written,

@@ -181,6 +181,8 @@ _HEADS = (
     "Servizo Social",
     "Àrea de Benestar Social",
     "CEAS",
+    # a Catalan child-protection team ("EAIA del Baix Camp")
+    "EAIA",
     "Llar d'Infants",
     "Escola Bressol",
     "Escuela Infantil",
@@ -278,10 +280,11 @@ def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
     starts = [m.start() for m in _HEAD_STARTS.finditer(text)]
     for m in finditer_at(_organisation(), text, starts) if starts else ():
-        # A name in capitals goes with a head in capitals.
+        # A name in capitals goes with a head in capitals (an acronym's, "CEAS de León",
+        # with any).
         if (
             _names_someone(m)
-            and not (m.group("head").isupper() and not m.group("name").isupper())
+            and not (m.group("head").isupper() and m.group("head") not in _HEADS and not m.group("name").isupper())
             and not _HOSPITAL_NAME.match(m.group("name"))
         ):
             yield m.start(), m.end(), INSTITUTION

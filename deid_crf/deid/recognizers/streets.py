@@ -12,7 +12,9 @@ capitalised name and a house number (or ``s/n``) is unambiguous:
   house number or ``s/n``, then up to three floor items (``2º izda``, ``3r 1a``, ``bajo
   A``, ``4 - 6° E``);
 * in Basque the type after the name (``Maiatzaren Bata kalea, 27``, ``Gurutzeta plaza,
-  z/g``).
+  z/g``, ``Begiristain doktorearen pasealekua, 109``);
+* a Galician rural address, ``Lugar de Vilalba de Abaixo, 4`` (capitalised ``Lugar``
+  only: ``en lugar de`` is a phrase).
 
 On MEDDOCAN train (862 CALLE spans) the recognizer proposes 640 spans: 584 exactly a
 gold CALLE span, 56 overlapping one with other edges (a floor written some other way,
@@ -36,7 +38,8 @@ _TYPE_WORDS = (
     *("glorieta", "urbanización", r"urb\.", "calleja", "callejón", "costanilla"),
 )
 # grouped by first letter: re tries one branch per letter at each position
-_TYPE = rf"(?:[Cc]/|(?i:{by_first_letter(_TYPE_WORDS)}))"
+# (and Galician "Lugar de …", a rural address, capitalised only: "en lugar de" is a phrase)
+_TYPE = rf"(?:[Cc]/|Lugar(?={SP}+d)|(?i:{by_first_letter(_TYPE_WORDS)}))"
 # A word of the name: capitalised (maybe an abbreviation, "Sto.", "Hnos."), an initial, or
 # a day number in a date name ("Calle 1 de Mayo").
 _NAME_WORD = rf"(?:[{UPPER}][^\W\d_]*\.?|\d{{1,2}}(?={SP}+de{SP}+[{UPPER}]))"
@@ -55,7 +58,10 @@ _STREET = re.compile(rf"(?<![\w/]){_TYPE}{SP}*{_NAME}(?:,{SP}*|{SP}+){_HOUSE}(?:
 _BASQUE_TYPE = r"(?:kalea|kale|etorbidea|hiribidea|plaza|pasealekua|bidea|enparantza|errepidea)"
 _BASQUE_TYPE_WORD = re.compile(rf"(?<=\w){SP}+{_BASQUE_TYPE}(?!\w)")
 _BASQUE_STREET = re.compile(
-    rf"(?<!\w)(?:[{UPPER}][^\W\d_]+{SP}+){{1,4}}{_BASQUE_TYPE}(?:,{SP}*|{SP}+)(?:[1-9]\d{{0,3}}|z/g)(?![\w/])"
+    # a capitalised name, then capitalised words or lower-case genitives ("Begiristain
+    # doktorearen pasealekua, 109")
+    rf"(?<!\w)[{UPPER}][^\W\d_]+{SP}+(?:(?:[{UPPER}][^\W\d_]+|[a-zñ]+(?:aren|ren|en)){SP}+){{0,3}}{_BASQUE_TYPE}"
+    rf"(?:,{SP}*|{SP}+)(?:[1-9]\d{{0,3}}|z/g)(?![\w/])"
     rf"(?:{_SEPARATOR}{_FLOOR}){{0,3}}"
 )
 
