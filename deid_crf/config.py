@@ -382,8 +382,9 @@ class DataConfig:
     # never to the evaluation split; the same augment_seed gives the same documents.
     rewrite: float = 0.0  # surrogate-rewritten copies per training document (0.5: half of them get one)
     synthetic: int = 0  # synthetic notes in other formats (deid_crf.augment.synthetic)
-    # "base" or "extended" (deid_crf.augment.synthetic.FORMAT_SETS): the extended set's
-    # seven formats did not win on both notes halves, so it is not the default
+    # "base", "extended" or "running" (deid_crf.augment.synthetic.FORMAT_SETS): neither
+    # the extended nor the running set won on every notes half (docs/training-data.md),
+    # so neither is the default
     synthetic_formats: str = "base"
     augment_seed: int = 0
 

@@ -165,7 +165,7 @@ def test_ngram_check_finds_a_shared_sequence():
     )
 
 
-@pytest.mark.parametrize("formats", ["base", "extended"])
+@pytest.mark.parametrize("formats", ["base", "extended", "running"])
 def test_no_eight_token_sequence_of_the_notes_is_in_the_synthetic_notes(formats):
     """The synthetic note generator (no MEDDOCAN data needed) shares no 8-token sequence
     with the notes, at the size the default training config generates, with either
@@ -180,6 +180,21 @@ def test_no_eight_token_sequence_of_the_notes_is_in_the_synthetic_notes(formats)
     assert len(synthetic) == data.synthetic > 0
     shared = len(ngrams(notes) & ngrams([doc.text for doc in synthetic]))
     assert shared == 0, f"{shared} shared {NGRAM}-token sequences"  # a count: pytest never prints the text
+
+
+def test_no_eight_token_sequence_of_the_notes_is_in_a_fresh_clone_s_synthetic_notes(tmp_path):
+    """The same check as a fresh clone runs it: without the built gazetteer lists, the
+    generator draws names and towns from Faker's lists, so other sentences come out."""
+    from deid_crf.augment.synthetic import generate_notes
+    from deid_crf.augment.values import Lexicon
+
+    data = default_data_config()
+    lexicon = Lexicon.from_directory(tmp_path)
+    assert lexicon.source == "faker"
+    notes = [parse_markup(p.read_text(encoding="utf-8"), p.name)[0] for p in sorted(NOTES.glob("markup/*/*.md"))]
+    synthetic = generate_notes(data.synthetic, data.augment_seed, lexicon, formats=data.synthetic_formats)
+    shared = len(ngrams(notes) & ngrams([doc.text for doc in synthetic]))
+    assert shared == 0, f"{shared} shared {NGRAM}-token sequences"
 
 
 def default_data_config():

@@ -11,7 +11,9 @@ formats, as the product of three independent parts:
   and generic layouts (``|`` tables, ``CAMPO.....: valor`` sheets, free narrative);
   and (:mod:`deid_crf.augment.more_formats`) handover lists, dictations, pedigrees,
   Catalan/Galician/Basque notes, medico-legal reports, surgical protocols and
-  free-text evolution sheets.
+  free-text evolution sheets; and (:mod:`deid_crf.augment.entry_formats`) signed shift
+  logs, lower-case primary-care notes, family assessments and Catalan/Galician notes that
+  name PHI in running text (:mod:`deid_crf.augment.running_text`).
   Each has variants of its own, and the shared sections
   (:mod:`deid_crf.augment.sections`) vary their labels (``Paciente:``,
   ``PACIENTE.......:``, ``Nombre y apellidos:``), order, punctuation and case;
@@ -52,6 +54,7 @@ from pathlib import Path
 
 from deid_crf.augment.builder import NoteBuilder
 from deid_crf.augment.case import draw_case
+from deid_crf.augment.entry_formats import ENTRY_FORMATS
 from deid_crf.augment.formats import FORMATS
 from deid_crf.augment.more_formats import MORE_FORMATS
 from deid_crf.augment.values import Lexicon, chance, weighted
@@ -69,14 +72,17 @@ EXTENDED_NOTE_CASE = (
     ("no_accents", 3),
     ("typos", 3),
 )
-# ``[data] synthetic_formats``: "base", the formats of the default model, or "extended",
-# with the seven of :mod:`deid_crf.augment.more_formats` and the accent and typo modes.
-# "extended" is not the default: trained with it, the shipped pipeline gained on the
-# notes' dev2 half and lost on the dev half (docs/training-data.md).
+# ``[data] synthetic_formats``: "base", the formats of the first default model; "extended",
+# with the seven of :mod:`deid_crf.augment.more_formats` and the accent and typo modes
+# (trained with it, the shipped pipeline gained on the notes' dev2 half and lost on the
+# dev half); "running", the base formats and the four of
+# :mod:`deid_crf.augment.entry_formats` (PHI in running text) (docs/training-data.md).
 FORMAT_SETS: dict[str, tuple[dict, tuple]] = {
     "base": (FORMATS, WHOLE_NOTE_CASE),
     "extended": ({**FORMATS, **MORE_FORMATS}, EXTENDED_NOTE_CASE),
+    "running": ({**FORMATS, **ENTRY_FORMATS}, WHOLE_NOTE_CASE),
 }
+ALL_FORMATS = {**FORMATS, **MORE_FORMATS, **ENTRY_FORMATS}
 _ACCENTS = str.maketrans("áéíóúàèòÁÉÍÓÚÀÈÒ", "aeiouaeoAEIOUAEO")
 _WORD = re.compile(r"[^\W\d_]{5,}")
 
@@ -140,7 +146,7 @@ def generate_note(
     lexicon = lexicon or Lexicon.default()
     note_case = _format_set(formats)[1]
     drawn = _draw_format(rng, formats)
-    write = {**FORMATS, **MORE_FORMATS}[format_name or drawn][0]
+    write = ALL_FORMATS[format_name or drawn][0]
     case = draw_case(rng, lexicon)
     builder = NoteBuilder()
     write(case, builder)
