@@ -357,6 +357,8 @@ def test_emergency_services_and_bodies(text, want):
         ("con la trabajadora social del centro, Nerea Ibarluzea, y", "Nerea Ibarluzea", RELATIVE, STAFF),
         ("a la enfermera del CAP Sant Roc,\nSra. Laia Pons Serrat, que", "Laia Pons Serrat", PATIENT, STAFF),
         ("Admisión — Jon Ander Beitia (nº empleado U0384412)", "Jon Ander Beitia", RELATIVE, STAFF),
+        ("Responsable de la unidad: Olga Rey Pazos", "Olga Rey Pazos", RELATIVE, STAFF),
+        ("Supervisora: Olga Rey Pazos", "Olga Rey Pazos", PATIENT, STAFF),
         # a patient label is still the patient's; a relative's job after the name is no signature
         ("Paciente: Ana Gil (colaboradora)", "Ana Gil", STAFF, PATIENT),
         ("su hija, enfermera, Marta Gil", "Marta Gil", RELATIVE, RELATIVE),

@@ -182,7 +182,9 @@ _PATIENT_LABEL = re.compile(
 _STAFF_ROLE = (
     rf"dr|dra|doctor|doctora|enf|enfermer[oa]|matrona|m[ée]dic[oa](?:{SP}+(?:adjunt[oa]|residente|responsable))?"
     rf"|facultativ[oa]|fdo|firmado(?:{SP}+por)?|fea|mir|técnic[oa]|tsid|tcae|due|auxiliar|fisioterapeuta|psicólog[oa]"
-    rf"|trabajador[a]?{SP}+social|(?:atendid|realizad|informad|validad|revisad|solicitad)[oa]{SP}+por"
+    rf"|trabajador[a]?{SP}+social|(?:atendid|realizad|informad|validad|revisad|solicitad|valorad)[oa]{SP}+por"
+    # a ward's head nurse or supervisor ("Responsable de la unidad: …", "Supervisora: …")
+    rf"|responsable{SP}+de{SP}+(?:la{SP}+)?(?:unidad|planta|servicio|enfermería)|supervisor[a]?"
 )
 # A role and maybe a service's acronym before the label's end ("medico PAC:").
 _STAFF_LABEL = re.compile(rf"(?<!\w)(?:{_STAFF_ROLE})(?:{SP}+(?-i:[A-Z]{{2,5}}))?{_LABEL_END}", re.IGNORECASE)
