@@ -22,7 +22,7 @@ from deid_crf.gazetteers.spanish import normalize
 from phonenumbers import Leniency, PhoneNumberMatcher
 
 from deid_crf.deid.audit import identifies, identifying_tokens
-from deid_crf.deid.recognizers import dates, institutions, labelled_ids, phones, relatives, repeats
+from deid_crf.deid.recognizers import common, dates, institutions, labelled_ids, phones, relatives, repeats
 from deid_crf.deid.recognizers.common import by_first_letter, finditer_at, line_before
 from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, find_organisations
 from deid_crf.deid.recognizers.phones import _DIGIT, find_phones
@@ -574,3 +574,46 @@ def test_plates_and_vins_looked_for_in_texts_that_hold_their_core_are_every_one(
         assert list(vehicles.find_vehicle_ids(text)) == expected, text
         found += len(expected)
     assert found > 150
+
+
+def test_short_spaces_read_every_character_but_the_rare_line_breaks_as_sp():
+    # Every character of Unicode, alone and next to each letter case, once with each class.
+    every = "".join(chr(c) for c in range(0x110000))
+    for flags in (0, re.IGNORECASE):
+        exact = {m.start() for m in re.compile(common.SP, flags).finditer(every)}
+        short = {m.start() for m in re.compile(common.SP_SHORT, flags).finditer(every)}
+        assert exact ^ short == {0x2028, 0x2029}
+        assert "\u2028" not in common.SP_SHORT and not common.has_rare_line_breaks(common.SP_SHORT)
+
+
+@pytest.mark.parametrize("which", ["body", "organisation"])
+def test_bodies_and_heads_with_short_spaces_find_what_sp_finds(which):
+    build = {"body": institutions._body, "organisation": institutions._organisation}[which]
+    short, exact = build(), build(rare_line_breaks=True)
+    assert short.pattern != exact.pattern and common.SP not in short.pattern
+    rng = random.Random(53)
+    found = 0
+    for text in _body_and_head_texts(rng, 4000):
+        everywhere = [m.span() for m in exact.finditer(text)]
+        assert [m.span() for m in short.finditer(text)] == everywhere, text
+        found += len(everywhere)
+    assert found > 100  # the texts do hold bodies and heads
+
+
+@pytest.mark.parametrize("which", ["body", "organisation"])
+def test_a_text_with_rare_line_breaks_is_searched_with_sp_itself(which, monkeypatch):
+    # Where U+2028 or U+2029 stands for a space, the short class would join the words
+    # around it into one name: the recognizer must use the pattern written with SP.
+    name = {"body": "_body", "organisation": "_organisation"}[which]
+    finder = {"body": find_institutions, "organisation": find_organisations}[which]
+    build = getattr(institutions, name)
+    rng = random.Random(59)
+    texts = [t.replace(" ", rng.choice(common.RARE_LINE_BREAKS)) for t in _body_and_head_texts(rng, 3000)]
+    found = [list(finder(t)) for t in texts]
+    for always in (True, False):
+        monkeypatch.setattr(institutions, name, lambda rare_line_breaks=False, always=always: build(always))
+        with_one = [list(finder(t)) for t in texts]
+        if always:
+            assert with_one == found
+        else:
+            assert with_one != found  # the short class alone would find other spans
