@@ -617,3 +617,36 @@ def test_a_text_with_rare_line_breaks_is_searched_with_sp_itself(which, monkeypa
             assert with_one == found
         else:
             assert with_one != found  # the short class alone would find other spans
+
+
+_ADDRESS_PIECES = (
+    *("@", "@@", "a", "Z", "é", "ſ", "1", "٣", "²", "_", ".", "+", "-", "..", "ab.cd", "x@y.com", "n.o-p+q@h-1.es"),
+    *(".com", ".es", ".c", "com", " ", "\n", "\t", ":", "/", "(", "·", "'", "<", "www", "www.", "WWW.", "wWw."),
+    *("https://", "HTTP://", "ftp://", "sftp://", "://", ":/", "w.", "ww.", "İ"),
+)
+
+
+def test_emails_looked_for_from_their_at_signs_are_every_email():
+    from deid_crf.deid.recognizers import internet
+
+    rng = random.Random(61)
+    found = 0
+    for _ in range(5000):
+        text = "".join(rng.choice(_ADDRESS_PIECES) for _ in range(rng.randint(1, 14)))
+        everywhere = [(m.start(), m.end(), internet.EMAIL) for m in internet._EMAIL.finditer(text)]
+        assert list(internet.find_emails(text)) == everywhere, repr(text)
+        found += len(everywhere)
+    assert found > 1000
+
+
+def test_urls_looked_for_in_texts_with_a_protocol_or_www_are_every_url():
+    from deid_crf.deid.recognizers import internet
+
+    rng = random.Random(67)
+    found = 0
+    for _ in range(5000):
+        text = "".join(rng.choice(_ADDRESS_PIECES) for _ in range(rng.randint(1, 14)))
+        everywhere = [m.start() for m in internet._URL.finditer(text)]
+        assert [start for start, _, _ in internet.find_urls(text)] == everywhere, repr(text)
+        found += len(everywhere)
+    assert found > 1000
