@@ -650,3 +650,37 @@ def test_urls_looked_for_in_texts_with_a_protocol_or_www_are_every_url():
         assert [start for start, _, _ in internet.find_urls(text)] == everywhere, repr(text)
         found += len(everywhere)
     assert found > 1000
+
+
+# The number patterns of national_ids as they were written before they opened with their
+# first character's class (a lookbehind first): the reference for the reordered ones.
+_LOOKBEHIND_FIRST = {
+    "_DNI": r"(?<![\w.-])(\d{1,2}\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)",
+    "_NIE": r"(?<![\w.-])([XYZ])[ -]?(\d\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)",
+    "_CIF": r"(?<![\w.-])([ABCDEFGHJNPQRSUVW])[ -]?(\d{2}\.?\d{3}\.?\d{2})[ -]?([0-9A-J])(?!\w)",
+    "_IBAN": r"(?<![\w])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?![\w])",
+    "_BANK_ACCOUNT": r"(?<![\w.-])\d{4}([ -]?)\d{4}\1\d{2}\1\d{10}(?![\w]|[ .-]\d)",
+    "_NASS": r"(?<![\w/.-])(\d{2})([ /-]?)(\d{8})\2(\d{2})(?![\w]|[ /-]\d)",
+}
+_NUMBER_PIECES = (
+    *("12345678Z", "12.345.678-Z", "1234567 L", "X1234567L", "X-1.234.567-L", "B12345674", "B-12.345.67-4"),
+    *("ES9121000418450200051332", "ES91 2100 0418 4502 0005 133", "2100-0418-45-0200051332"),
+    *("21000418450200051332", "28 12345678 40", "28/12345678/40", "281234567840", "28-12345678-4"),
+    *("1", "23", "456", "7890", "0000", "X", "Z", "B", "ES", "AB", "J", "Q"),
+    *(" ", " ", "-", ".", "/", "_", "a", "é", "٣", "\n", "(", ":", "ſ"),
+)
+
+
+@pytest.mark.parametrize("name", sorted(_LOOKBEHIND_FIRST))
+def test_number_patterns_opening_with_their_first_class_find_what_the_lookbehind_first_ones_find(name):
+    from deid_crf.deid.recognizers import national_ids
+
+    reordered, reference = getattr(national_ids, name), re.compile(_LOOKBEHIND_FIRST[name])
+    rng = random.Random(71)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(_NUMBER_PIECES) for _ in range(rng.randint(1, 16)))
+        expected = [(m.span(), m.groups()) for m in reference.finditer(text)]
+        assert [(m.span(), m.groups()) for m in reordered.finditer(text)] == expected, repr(text)
+        found += len(expected)
+    assert found > 100  # the texts do hold numbers of every shape
