@@ -12,6 +12,7 @@ shortcut that would skip a real match fails here instead of losing PHI.
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from dataclasses import replace
@@ -652,7 +653,8 @@ def test_urls_looked_for_in_texts_with_a_protocol_or_www_are_every_url():
     assert found > 1000
 
 
-# The number patterns of national_ids as they were written before they opened with their
+_NATIONAL_IDS = "deid_crf.deid.recognizers.national_ids"
+# The number patterns of national_ids (and labelled_ids) as they were written before they opened with their
 # first character's class (a lookbehind first): the reference for the reordered ones.
 _LOOKBEHIND_FIRST = {
     "_DNI": r"(?<![\w.-])(\d{1,2}\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)",
@@ -661,11 +663,13 @@ _LOOKBEHIND_FIRST = {
     "_IBAN": r"(?<![\w])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?![\w])",
     "_BANK_ACCOUNT": r"(?<![\w.-])\d{4}([ -]?)\d{4}\1\d{2}\1\d{10}(?![\w]|[ .-]\d)",
     "_NASS": r"(?<![\w/.-])(\d{2})([ /-]?)(\d{8})\2(\d{2})(?![\w]|[ /-]\d)",
+    "labelled_ids._COLLEGIATE": r"(?<![\w/.-])(\d{2})([ -])(\d{2})\2\d{5}(?![\w]|[ /-]\d)",
 }
 _NUMBER_PIECES = (
     *("12345678Z", "12.345.678-Z", "1234567 L", "X1234567L", "X-1.234.567-L", "B12345674", "B-12.345.67-4"),
     *("ES9121000418450200051332", "ES91 2100 0418 4502 0005 133", "2100-0418-45-0200051332"),
     *("21000418450200051332", "28 12345678 40", "28/12345678/40", "281234567840", "28-12345678-4"),
+    *("28 28 20943", "08-08-25574", "28 2820943"),
     *("1", "23", "456", "7890", "0000", "X", "Z", "B", "ES", "AB", "J", "Q"),
     *(" ", " ", "-", ".", "/", "_", "a", "é", "٣", "\n", "(", ":", "ſ"),
 )
@@ -673,9 +677,9 @@ _NUMBER_PIECES = (
 
 @pytest.mark.parametrize("name", sorted(_LOOKBEHIND_FIRST))
 def test_number_patterns_opening_with_their_first_class_find_what_the_lookbehind_first_ones_find(name):
-    from deid_crf.deid.recognizers import national_ids
-
-    reordered, reference = getattr(national_ids, name), re.compile(_LOOKBEHIND_FIRST[name])
+    module, _, attribute = name.rpartition(".")
+    reordered = getattr(labelled_ids if module else importlib.import_module(_NATIONAL_IDS), attribute)
+    reference = re.compile(_LOOKBEHIND_FIRST[name])
     rng = random.Random(71)
     found = 0
     for _ in range(6000):
@@ -684,3 +688,23 @@ def test_number_patterns_opening_with_their_first_class_find_what_the_lookbehind
         assert [(m.span(), m.groups()) for m in reordered.finditer(text)] == expected, repr(text)
         found += len(expected)
     assert found > 100  # the texts do hold numbers of every shape
+
+
+_ROAD_PIECES = (
+    *("Ctra. ", "ctra ", "Carretera de ", "Autovía del ", "A-62", "AP-7", "N-II", "Nacional 330", "M30", "Toledo"),
+    *(" km ", "km. ", ", km 4", "kilómetro ", "kilometro", "p.k. ", "p. k.", "pk ", "PK ", "KM ", "punto kilométrico "),
+    *("148", "12,5", "9.100", "4", " ", "  ", ",", "-", "\n", "x", "é", "Sur"),
+)
+
+
+def test_road_points_looked_for_in_texts_with_a_kilometre_word_are_every_road_point():
+    from deid_crf.deid.recognizers import roads
+
+    rng = random.Random(73)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(_ROAD_PIECES) for _ in range(rng.randint(1, 10)))
+        everywhere = [(m.start(), m.end(), roads.STREET) for m in roads._ROAD_POINT.finditer(text)]
+        assert list(roads.find_road_points(text)) == everywhere, repr(text)
+        found += len(everywhere)
+    assert found > 50  # the texts do hold road points of every form
