@@ -40,8 +40,14 @@ def kill_after(function):
         if count == limit:
             os.kill(os.getpid(), signal.SIGKILL)
     return wrapped
-if where == "output":
-    batch.atomic_write_text = kill_after(batch.atomic_write_text)
+if where == "output":  # the limit-th output renamed into place, amid its chunk's others
+    real_replace = os.replace
+    count_output = kill_after(lambda: None)
+    def replace(source, target, *args, **kwargs):
+        real_replace(source, target, *args, **kwargs)
+        if str(target).endswith(".txt"):
+            count_output()
+    os.replace = replace
 else:
     batch.KeyFile.append = kill_after(batch.KeyFile.append)
 from deid_crf.tag import main
@@ -278,19 +284,15 @@ def test_a_rerun_with_other_settings_is_refused_unless_it_overwrites(tmp_path, t
 
     # --overwrite redoes everything with the new settings; killed after one document,
     # the run resumed without --overwrite still redoes the other two.
-    writes = 0
-    write = batch.atomic_write_text
+    write = batch.atomic_write_texts
 
-    def interrupted_write(path, content, *mode):
-        nonlocal writes
-        write(path, content, *mode)
-        writes += 1
-        if writes == 2:  # the run file, then the first output
-            raise KeyboardInterrupt
+    def interrupted_write(files, *mode):
+        write(files[:1], *mode)  # the first output, then Ctrl-C
+        raise KeyboardInterrupt
 
-    monkeypatch.setattr(batch, "atomic_write_text", interrupted_write)
+    monkeypatch.setattr(batch, "atomic_write_texts", interrupted_write)
     assert run_tag("--format", "masked", "--overwrite")[0] == 130
-    monkeypatch.setattr(batch, "atomic_write_text", write)
+    monkeypatch.setattr(batch, "atomic_write_texts", write)
     status, err = run_tag("--format", "masked")
     assert status == 0 and "2 ok, 0 failed, 1 skipped" in err
     assert (

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from deid_crf.io.brat import format_ann, read_brat_dir, read_document, write_document
-from deid_crf.io.files import CorpusError, atomic_write_text, read_text
+from deid_crf.io.files import CorpusError, atomic_write_text, atomic_write_texts, read_text
 from deid_crf.text.document import Document, Entity
 
 NAME = "Zebulonio"  # fake PHI: must never appear in an error message
@@ -168,6 +168,58 @@ def test_atomic_write_failing_rename_keeps_old_file(tmp_path: Path, monkeypatch:
         atomic_write_text(target, "nuevo\n")
     assert target.read_text(encoding="utf-8") == "antiguo\n"
     assert os.listdir(tmp_path) == ["nota.txt"]
+
+
+def test_atomic_writes_of_several_files_are_each_on_disk_before_any_rename(tmp_path: Path, monkeypatch):
+    calls = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append("fsync") or real_fsync(fd))
+    monkeypatch.setattr(os, "replace", lambda a, b: calls.append("rename") or real_replace(a, b))
+    (tmp_path / "b.txt").write_text("antiguo\n", encoding="utf-8")
+    files = [(tmp_path / "a.txt", "uno\r\n"), (tmp_path / "b.txt", "\ufeffdos"), (tmp_path / "c" / "d.ann", "")]
+    assert atomic_write_texts(files, 0o640) == [None, None, None]
+    assert calls == ["fsync"] * 3 + ["rename"] * 3  # every file on disk, then the renames
+    for path, content in files:
+        assert path.read_bytes() == content.encode() and (path.stat().st_mode & 0o777) == 0o640
+    assert sorted(os.listdir(tmp_path)) == ["a.txt", "b.txt", "c"] and os.listdir(tmp_path / "c") == ["d.ann"]
+
+
+def test_atomic_writes_of_several_files_fail_one_by_one_and_leave_no_temp_files(tmp_path: Path):
+    (tmp_path / "old.txt").write_text("antiguo\n", encoding="utf-8")
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    (tmp_path / "folder.txt").mkdir()
+    files = [
+        (tmp_path / "a-file" / "x.txt", "no folder"),  # its folder is a file
+        (tmp_path / "new.txt", "nuevo\n"),
+        (tmp_path / "folder.txt", "over a folder"),  # the rename fails
+        (tmp_path / "old.txt", "reescrito\n"),
+    ]
+    errors = atomic_write_texts(files)
+    assert [type(e).__name__ if e else None for e in errors] == [
+        "FileExistsError",
+        None,
+        "IsADirectoryError",
+        None,
+    ]
+    assert (tmp_path / "new.txt").read_text(encoding="utf-8") == "nuevo\n"
+    assert (tmp_path / "old.txt").read_text(encoding="utf-8") == "reescrito\n"
+    assert sorted(os.listdir(tmp_path)) == ["a-file", "folder.txt", "new.txt", "old.txt"]
+
+
+def test_atomic_writes_of_several_files_interrupted_keep_the_old_files(tmp_path: Path, monkeypatch):
+    (tmp_path / "b.txt").write_text("antiguo\n", encoding="utf-8")
+    synced = []
+
+    def interrupted_fsync(fd):
+        synced.append(fd)
+        if len(synced) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted_fsync)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_texts([(tmp_path / "a.txt", "uno"), (tmp_path / "b.txt", "dos")])
+    # Interrupted before any rename: nothing new in place, no temporary left.
+    assert os.listdir(tmp_path) == ["b.txt"] and (tmp_path / "b.txt").read_text(encoding="utf-8") == "antiguo\n"
 
 
 def test_atomic_write_failing_encode_keeps_old_file(tmp_path: Path):

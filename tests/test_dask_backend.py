@@ -168,13 +168,23 @@ def install_killer(counter: str, limit: int, where: str) -> None:
         return wrapped
 
     if where == "output":
-        batch.atomic_write_text = kill_after(batch.atomic_write_text)
+        write, count = batch.atomic_write_texts, kill_after(lambda: None)
+
+        @functools.wraps(write)
+        def one_by_one(files, *mode):  # a chunk's files in turn: the kill can fall between two of them
+            errors = []
+            for file in files:
+                errors += write([file], *mode)
+                count()
+            return errors
+
+        batch.atomic_write_texts = one_by_one
     else:
         batch.KeyFile.append = kill_after(batch.KeyFile.append)
 
 
 def remove_killer() -> None:
-    batch.atomic_write_text = getattr(batch.atomic_write_text, "__wrapped__", batch.atomic_write_text)
+    batch.atomic_write_texts = getattr(batch.atomic_write_texts, "__wrapped__", batch.atomic_write_texts)
     batch.KeyFile.append = getattr(batch.KeyFile.append, "__wrapped__", batch.KeyFile.append)
 
 

@@ -12,6 +12,7 @@ shortcut that would skip a real match fails here instead of losing PHI.
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from dataclasses import replace
@@ -22,7 +23,7 @@ from deid_crf.gazetteers.spanish import normalize
 from phonenumbers import Leniency, PhoneNumberMatcher
 
 from deid_crf.deid.audit import identifies, identifying_tokens
-from deid_crf.deid.recognizers import dates, institutions, labelled_ids, phones, relatives, repeats
+from deid_crf.deid.recognizers import common, dates, institutions, labelled_ids, phones, relatives, repeats
 from deid_crf.deid.recognizers.common import by_first_letter, finditer_at, line_before
 from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, find_organisations
 from deid_crf.deid.recognizers.phones import _DIGIT, find_phones
@@ -578,3 +579,136 @@ def test_plates_and_vins_looked_for_in_texts_that_hold_their_core_are_every_one(
         assert list(vehicles.find_vehicle_ids(text)) == expected, text
         found += len(expected)
     assert found > 150
+
+
+def test_short_spaces_read_every_character_but_the_rare_line_breaks_as_sp():
+    # Every character of Unicode, alone and next to each letter case, once with each class.
+    every = "".join(chr(c) for c in range(0x110000))
+    for flags in (0, re.IGNORECASE):
+        exact = {m.start() for m in re.compile(common.SP, flags).finditer(every)}
+        short = {m.start() for m in re.compile(common.SP_SHORT, flags).finditer(every)}
+        assert exact ^ short == {0x2028, 0x2029}
+        assert "\u2028" not in common.SP_SHORT and not common.has_rare_line_breaks(common.SP_SHORT)
+
+
+@pytest.mark.parametrize("which", ["body", "organisation"])
+def test_bodies_and_heads_with_short_spaces_find_what_sp_finds(which):
+    build = {"body": institutions._body, "organisation": institutions._organisation}[which]
+    short, exact = build(), build(rare_line_breaks=True)
+    assert short.pattern != exact.pattern and common.SP not in short.pattern
+    rng = random.Random(53)
+    found = 0
+    for text in _body_and_head_texts(rng, 4000):
+        everywhere = [m.span() for m in exact.finditer(text)]
+        assert [m.span() for m in short.finditer(text)] == everywhere, text
+        found += len(everywhere)
+    assert found > 100  # the texts do hold bodies and heads
+
+
+@pytest.mark.parametrize("which", ["body", "organisation"])
+def test_a_text_with_rare_line_breaks_is_searched_with_sp_itself(which, monkeypatch):
+    # Where U+2028 or U+2029 stands for a space, the short class would join the words
+    # around it into one name: the recognizer must use the pattern written with SP.
+    name = {"body": "_body", "organisation": "_organisation"}[which]
+    finder = {"body": find_institutions, "organisation": find_organisations}[which]
+    build = getattr(institutions, name)
+    rng = random.Random(59)
+    texts = [t.replace(" ", rng.choice(common.RARE_LINE_BREAKS)) for t in _body_and_head_texts(rng, 3000)]
+    found = [list(finder(t)) for t in texts]
+    for always in (True, False):
+        monkeypatch.setattr(institutions, name, lambda rare_line_breaks=False, always=always: build(always))
+        with_one = [list(finder(t)) for t in texts]
+        if always:
+            assert with_one == found
+        else:
+            assert with_one != found  # the short class alone would find other spans
+
+
+_ADDRESS_PIECES = (
+    *("@", "@@", "a", "Z", "é", "ſ", "1", "٣", "²", "_", ".", "+", "-", "..", "ab.cd", "x@y.com", "n.o-p+q@h-1.es"),
+    *(".com", ".es", ".c", "com", " ", "\n", "\t", ":", "/", "(", "·", "'", "<", "www", "www.", "WWW.", "wWw."),
+    *("https://", "HTTP://", "ftp://", "sftp://", "://", ":/", "w.", "ww.", "İ"),
+)
+
+
+def test_emails_looked_for_from_their_at_signs_are_every_email():
+    from deid_crf.deid.recognizers import internet
+
+    rng = random.Random(61)
+    found = 0
+    for _ in range(5000):
+        text = "".join(rng.choice(_ADDRESS_PIECES) for _ in range(rng.randint(1, 14)))
+        everywhere = [(m.start(), m.end(), internet.EMAIL) for m in internet._EMAIL.finditer(text)]
+        assert list(internet.find_emails(text)) == everywhere, repr(text)
+        found += len(everywhere)
+    assert found > 1000
+
+
+def test_urls_looked_for_in_texts_with_a_protocol_or_www_are_every_url():
+    from deid_crf.deid.recognizers import internet
+
+    rng = random.Random(67)
+    found = 0
+    for _ in range(5000):
+        text = "".join(rng.choice(_ADDRESS_PIECES) for _ in range(rng.randint(1, 14)))
+        everywhere = [m.start() for m in internet._URL.finditer(text)]
+        assert [start for start, _, _ in internet.find_urls(text)] == everywhere, repr(text)
+        found += len(everywhere)
+    assert found > 1000
+
+
+_NATIONAL_IDS = "deid_crf.deid.recognizers.national_ids"
+# The number patterns of national_ids (and labelled_ids) as they were written before they opened with their
+# first character's class (a lookbehind first): the reference for the reordered ones.
+_LOOKBEHIND_FIRST = {
+    "_DNI": r"(?<![\w.-])(\d{1,2}\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)",
+    "_NIE": r"(?<![\w.-])([XYZ])[ -]?(\d\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)",
+    "_CIF": r"(?<![\w.-])([ABCDEFGHJNPQRSUVW])[ -]?(\d{2}\.?\d{3}\.?\d{2})[ -]?([0-9A-J])(?!\w)",
+    "_IBAN": r"(?<![\w])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?![\w])",
+    "_BANK_ACCOUNT": r"(?<![\w.-])\d{4}([ -]?)\d{4}\1\d{2}\1\d{10}(?![\w]|[ .-]\d)",
+    "_NASS": r"(?<![\w/.-])(\d{2})([ /-]?)(\d{8})\2(\d{2})(?![\w]|[ /-]\d)",
+    "labelled_ids._COLLEGIATE": r"(?<![\w/.-])(\d{2})([ -])(\d{2})\2\d{5}(?![\w]|[ /-]\d)",
+}
+_NUMBER_PIECES = (
+    *("12345678Z", "12.345.678-Z", "1234567 L", "X1234567L", "X-1.234.567-L", "B12345674", "B-12.345.67-4"),
+    *("ES9121000418450200051332", "ES91 2100 0418 4502 0005 133", "2100-0418-45-0200051332"),
+    *("21000418450200051332", "28 12345678 40", "28/12345678/40", "281234567840", "28-12345678-4"),
+    *("28 28 20943", "08-08-25574", "28 2820943"),
+    *("1", "23", "456", "7890", "0000", "X", "Z", "B", "ES", "AB", "J", "Q"),
+    *(" ", " ", "-", ".", "/", "_", "a", "é", "٣", "\n", "(", ":", "ſ"),
+)
+
+
+@pytest.mark.parametrize("name", sorted(_LOOKBEHIND_FIRST))
+def test_number_patterns_opening_with_their_first_class_find_what_the_lookbehind_first_ones_find(name):
+    module, _, attribute = name.rpartition(".")
+    reordered = getattr(labelled_ids if module else importlib.import_module(_NATIONAL_IDS), attribute)
+    reference = re.compile(_LOOKBEHIND_FIRST[name])
+    rng = random.Random(71)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(_NUMBER_PIECES) for _ in range(rng.randint(1, 16)))
+        expected = [(m.span(), m.groups()) for m in reference.finditer(text)]
+        assert [(m.span(), m.groups()) for m in reordered.finditer(text)] == expected, repr(text)
+        found += len(expected)
+    assert found > 100  # the texts do hold numbers of every shape
+
+
+_ROAD_PIECES = (
+    *("Ctra. ", "ctra ", "Carretera de ", "Autovía del ", "A-62", "AP-7", "N-II", "Nacional 330", "M30", "Toledo"),
+    *(" km ", "km. ", ", km 4", "kilómetro ", "kilometro", "p.k. ", "p. k.", "pk ", "PK ", "KM ", "punto kilométrico "),
+    *("148", "12,5", "9.100", "4", " ", "  ", ",", "-", "\n", "x", "é", "Sur"),
+)
+
+
+def test_road_points_looked_for_in_texts_with_a_kilometre_word_are_every_road_point():
+    from deid_crf.deid.recognizers import roads
+
+    rng = random.Random(73)
+    found = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(_ROAD_PIECES) for _ in range(rng.randint(1, 10)))
+        everywhere = [(m.start(), m.end(), roads.STREET) for m in roads._ROAD_POINT.finditer(text)]
+        assert list(roads.find_road_points(text)) == everywhere, repr(text)
+        found += len(everywhere)
+    assert found > 50  # the texts do hold road points of every form

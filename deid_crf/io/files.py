@@ -7,10 +7,10 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from deid_crf.io.names import shown
 
@@ -142,6 +142,62 @@ def atomic_write_text(path: str | os.PathLike, content: str, mode: int | None = 
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_texts(files: Sequence[tuple[str | os.PathLike, str]], mode: int | None = None) -> list[OSError | None]:
+    """Write each ``(path, content)`` of ``files`` as :func:`atomic_write_text` does,
+    together: every temporary file is written first, then each is flushed to disk
+    (``fsync``), then each is renamed over its path. A file is as safe as with
+    :func:`atomic_write_text`, on disk before its rename, so that after a crash or a
+    power cut it is old or new, never empty or half-written; but the filesystem's
+    journal commits about once for the lot instead of once per file. Returns, in
+    order, None for each file written or the :class:`OSError` that kept it from being
+    written (its temporary file removed); the other files are written all the same.
+    Any other exception (an interrupt) removes every temporary file not yet renamed."""
+    errors: list[OSError | None] = [None] * len(files)
+    unrenamed: dict[int, tuple[Path, str, TextIO]] = {}
+    try:
+        for i, (path, content) in enumerate(files):
+            path = Path(path)
+            try:
+                if mode is None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                else:
+                    make_dirs(path.parent, folder_mode(mode))
+                fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            except OSError as exc:
+                errors[i] = exc
+                continue
+            f = unrenamed.setdefault(i, (path, tmp, os.fdopen(fd, "w", encoding="utf-8", newline="")))[2]
+            try:
+                f.write(content)
+                f.flush()
+            except OSError as exc:
+                errors[i] = exc
+        # All on disk before any rename: a rename between two fsyncs would make the
+        # second commit the journal again.
+        for i, (_, tmp, f) in unrenamed.items():
+            try:
+                if errors[i] is None:
+                    os.fsync(f.fileno())
+                f.close()
+                if errors[i] is None:
+                    os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)  # mkstemp creates files owner-only
+            except OSError as exc:
+                errors[i] = exc
+        for i, (path, tmp, _) in list(unrenamed.items()):
+            if errors[i] is None:
+                try:
+                    os.replace(tmp, path)
+                    del unrenamed[i]
+                except OSError as exc:
+                    errors[i] = exc
+    finally:
+        for _, tmp, f in unrenamed.values():
+            with suppress(OSError):  # what could not be written is not kept
+                f.close()
+            Path(tmp).unlink(missing_ok=True)
+    return errors
 
 
 def atomic_write_bytes(path: str | os.PathLike, content: bytes, mode: int) -> None:

@@ -34,7 +34,16 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from deid_crf.deid.recognizers.common import INSTITUTION, SP, Match, by_first_letter, finditer_at, listed_names
+from deid_crf.deid.recognizers.common import (
+    INSTITUTION,
+    SP,
+    Match,
+    by_first_letter,
+    finditer_at,
+    has_rare_line_breaks,
+    listed_names,
+    with_short_spaces,
+)
 from deid_crf.gazetteers.spanish import (
     AMBIGUOUS_HEALTH_ACRONYMS,
     HEALTH_SERVICES,
@@ -79,10 +88,13 @@ _BRANCH = (
 # This long pattern, and those of _organisation and _health_centre, are compiled on
 # first use, not at import (about 60 ms together, most of it the list of bodies): a
 # process that never runs these recognizers (rules off, training) does not pay for
-# them.
+# them. The two long ones are compiled with SP as written only for a text that holds
+# U+2028 or U+2029 (``rare_line_breaks``), otherwise with SP_SHORT, which finds the
+# same matches there and compiles in a fraction of the time (see common.SP_SHORT).
 @cache
-def _body() -> re.Pattern[str]:
-    return re.compile(r"(?<![\w-])(?i:" + by_first_letter([_flexible(n) for n in _NAMES]) + r")(?![\w-])" + _BRANCH)
+def _body(rare_line_breaks: bool = False) -> re.Pattern[str]:
+    pattern = r"(?<![\w-])(?i:" + by_first_letter([_flexible(n) for n in _NAMES]) + r")(?![\w-])" + _BRANCH
+    return re.compile(pattern if rare_line_breaks else with_short_spaces(pattern))
 
 
 def _first_words(names: Sequence[str]) -> re.Pattern[str]:
@@ -208,13 +220,14 @@ _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’·.-][^\W_]+)*|\d{{1,3}})"
 
 
 @cache
-def _organisation() -> re.Pattern[str]:
+def _organisation(rare_line_breaks: bool = False) -> re.Pattern[str]:
     heads = by_first_letter([_flexible(h) for h in sorted(set(_HEADS), key=len, reverse=True)])
-    return re.compile(
+    pattern = (
         rf"(?<![\w-])(?P<head>(?i:{heads}))"
         rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+)"
         rf"{_NEXT_ITEM}{_NAME_WORD}|(?:{SP}+{_AND})+{SP}+{_NEXT_ITEM}{_OTHER_BODY}{_NAME_WORD})+)".replace("{SP}", SP)
     )
+    return re.compile(pattern if rare_line_breaks else with_short_spaces(pattern))
 
 
 _HEAD_STARTS = _first_words(_HEADS)
@@ -279,7 +292,7 @@ def _names_someone(m: re.Match[str]) -> bool:
 def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
     starts = [m.start() for m in _HEAD_STARTS.finditer(text)]
-    for m in finditer_at(_organisation(), text, starts) if starts else ():
+    for m in finditer_at(_organisation(has_rare_line_breaks(text)), text, starts) if starts else ():
         # A name in capitals goes with a head in capitals (an acronym's, "CEAS de León",
         # with any).
         if (
@@ -392,7 +405,7 @@ def find_institutions(text: str) -> Iterator[Match]:
     """Health services, national bodies and town councils named in ``text``; a body
     of the list takes a region named right after it (``Cáritas Bizkaia``)."""
     starts = [m.start() for m in _BODY_STARTS.finditer(text)]
-    for m in finditer_at(_body(), text, starts) if starts else ():
+    for m in finditer_at(_body(has_rare_line_breaks(text)), text, starts) if starts else ():
         name = m.group()
         if not any(ch.isupper() for ch in name):
             continue

@@ -14,7 +14,7 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
-from deid_crf.deid.recognizers.common import DEVICE_ID, EMAIL, PROTOCOL_ADDRESS, URL, Match
+from deid_crf.deid.recognizers.common import DEVICE_ID, EMAIL, PROTOCOL_ADDRESS, URL, Match, finditer_at, is_word_char
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w][\w.+-]*@[\w-]+(?:\.[\w-]+)*\.[a-zA-Z]{2,}\b")
 _URL = re.compile(r"(?<![\w@/])(?:(?P<protocol>(?:https?|ftps?|sftp)://)|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
@@ -25,14 +25,32 @@ _IPV6 = re.compile(r"(?<![\w:.])(?=[0-9A-Fa-f:]*::|(?:[0-9A-Fa-f]{1,4}:){7})[0-9
 _MAC = re.compile(r"(?<![\w:-])[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:-])")
 
 
+def _email_starts(text: str) -> list[int]:
+    """Where an e-mail address can begin, ascending: an address's name runs over word
+    characters and ``. + -`` up to its ``@``, from where the run of them before that
+    ``@`` begins (the lookbehind of _EMAIL). Found from each ``@``, so that the pattern
+    is not tried at every word of a text (tests/test_rule_prefilters.py)."""
+    starts = []
+    at = text.find("@")
+    while at >= 0:
+        start = at
+        while start and (is_word_char(text[start - 1]) or text[start - 1] in ".+-"):
+            start -= 1
+        starts.append(start)  # after the previous @, so ascending
+        at = text.find("@", at + 1)
+    return starts
+
+
 def find_emails(text: str) -> Iterator[Match]:
-    for m in _EMAIL.finditer(text):
+    for m in finditer_at(_EMAIL, text, _email_starts(text)):
         yield m.start(), m.end(), EMAIL
 
 
 def find_urls(text: str) -> Iterator[Match]:
     """``https://…`` and ``ftp://…`` addresses (DIREC_PROT_INTERNET) and ``www.…`` ones
     (URL_WEB), without the sentence punctuation that may follow them."""
+    if "://" not in text and "www." not in text.lower():
+        return  # every address holds one or the other (ignoring case); most notes neither
     for m in _URL.finditer(text):
         end = m.end()
         while end > m.start() and text[end - 1] in _URL_TRAILING:

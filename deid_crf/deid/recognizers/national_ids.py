@@ -24,15 +24,22 @@ from stdnum.es import ccc, cif, dni, nie
 
 from deid_crf.deid.recognizers.common import INSURANCE_ID, OTHER_ID, OTHER_SUBJECT, PATIENT_ID, Match, line_before
 
-_DNI = re.compile(r"(?<![\w.-])(\d{1,2}\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)")
-_NIE = re.compile(r"(?<![\w.-])([XYZ])[ -]?(\d\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)")
-_CIF = re.compile(r"(?<![\w.-])([ABCDEFGHJNPQRSUVW])[ -]?(\d{2}\.?\d{3}\.?\d{2})[ -]?([0-9A-J])(?!\w)")
+# Each number pattern opens with the character class of its first character and checks
+# what stands before that character after it (``\d(?<![\w.-]\d)``, not ``(?<![\w.-])\d``):
+# the same matches, but ``re`` then skips to the next digit (or capital) in C instead of
+# trying the pattern at every position, a half to a fifth of the time on MEDDOCAN dev
+# (tests/test_rule_prefilters.py checks them against the lookbehind-first forms).
+_DNI = re.compile(r"(\d(?<![\w.-]\d)\d?\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)")
+_NIE = re.compile(r"([XYZ])(?<![\w.-][XYZ])[ -]?(\d\.?\d{3}\.?\d{3})[ -]?([A-Z])(?!\w)")
+_CIF = re.compile(
+    r"([ABCDEFGHJNPQRSUVW])(?<![\w.-][ABCDEFGHJNPQRSUVW])[ -]?(\d{2}\.?\d{3}\.?\d{2})[ -]?([0-9A-J])(?!\w)"
+)
 _CIF_LABEL = re.compile(r"\b(?:c\.?i\.?f|n\.?i\.?f)\b")
 # Two letters, two check digits, then groups of four (the last may be shorter).
-_IBAN = re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?![\w])")
-_BANK_ACCOUNT = re.compile(r"(?<![\w.-])\d{4}([ -]?)\d{4}\1\d{2}\1\d{10}(?![\w]|[ .-]\d)")
+_IBAN = re.compile(r"[A-Z](?<![\w][A-Z])[A-Z]\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?![\w])")
+_BANK_ACCOUNT = re.compile(r"\d(?<![\w.-]\d)\d{3}([ -]?)\d{4}\1\d{2}\1\d{10}(?![\w]|[ .-]\d)")
 _ACCOUNT_LABEL = re.compile(r"\b(?:iban|cuenta|c\.?c\.?c)\b")
-_NASS = re.compile(r"(?<![\w/.-])(\d{2})([ /-]?)(\d{8})\2(\d{2})(?![\w]|[ /-]\d)")
+_NASS = re.compile(r"(\d(?<![\w/.-]\d)\d)([ /-]?)(\d{8})\2(\d{2})(?![\w]|[ /-]\d)")
 _NASS_LABEL = re.compile(r"nass|n\.?\s?a\.?\s?s\.?\s?s|seguridad social|afiliaci[oó]n|n[ºo°]\s*ss\b|\bnaf\b|\bnss\b")
 _LABEL_WIDTH = 30
 
