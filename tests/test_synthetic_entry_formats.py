@@ -16,6 +16,7 @@ from stdnum import iban
 
 from deid_crf.augment import entry_formats as E
 from deid_crf.augment import running_text as RT
+from deid_crf.augment import tables as T
 from deid_crf.augment.builder import NoteBuilder
 from deid_crf.augment.case import draw_case
 from deid_crf.augment.formats import FORMATS
@@ -167,6 +168,9 @@ def test_short_forms():
 def test_running_text_spans_leave_articles_and_roles_outside():
     rng = random.Random(4)
     lexicon = Lexicon.default()
+    # a place whose own name opens with an article ("Las Palmas de Gran Canaria", drawn
+    # from the lists) keeps it
+    place_names = {*lexicon.towns, *(name for row in T.PROVINCES for name in (row[1], row[2], *row[5]))}
     for _ in range(200):
         case = draw_case(rng, lexicon)
         for phrase in (RT.short_hospital_sentence(case), RT.place_sentence(case), RT.school_sentence(case)):
@@ -174,6 +178,8 @@ def test_running_text_spans_leave_articles_and_roles_outside():
             builder.add(phrase)
             doc = builder.document("x")
             for text in spans(doc):
+                if text in place_names:
+                    continue
                 assert not re.match(r"(el|la|los|las|del|un|una|su) ", text, flags=re.IGNORECASE), text
         builder = NoteBuilder().add(RT.staff_in_running_text(case, case.staff[0]))
         doc = builder.document("y")
