@@ -513,6 +513,13 @@ def test_young_ages_looked_for_in_texts_with_vida_are_every_age():
     assert found > 500
 
 
+def _pieced_texts(pieces, seed: int, n: int, most: int):
+    """``n`` texts of 1 to ``most`` pieces drawn from ``pieces`` (deterministic by ``seed``)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield "".join(rng.choice(pieces) for _ in range(rng.randint(1, most)))
+
+
 def test_ip_and_mac_patterns_tried_in_texts_that_hold_their_core_are_every_address():
     from deid_crf.deid.recognizers import internet
 
@@ -527,10 +534,8 @@ def test_ip_and_mac_patterns_tried_in_texts_that_hold_their_core_are_every_addre
 
     pieces = ("1", "12", "192", "0", "255", "256", ".", ":", "::", "-", "a", "F", "fe80", "db8", "x", " ", "\n")
     pieces += ("\u0663", "\uff11", "_", "2001:db8::1", "00:1A:2b:3C:4d:5E", "10.0.0.1", "a-b-")
-    rng = random.Random(53)
     found = 0
-    for _ in range(6000):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+    for text in _pieced_texts(pieces, 53, 6000, 14):
         expected = everywhere(text)
         assert list(internet.find_ips(text)) == expected, text
         found += len(expected)
@@ -634,10 +639,8 @@ _ADDRESS_PIECES = (
 def test_emails_looked_for_from_their_at_signs_are_every_email():
     from deid_crf.deid.recognizers import internet
 
-    rng = random.Random(61)
     found = 0
-    for _ in range(5000):
-        text = "".join(rng.choice(_ADDRESS_PIECES) for _ in range(rng.randint(1, 14)))
+    for text in _pieced_texts(_ADDRESS_PIECES, 61, 5000, 14):
         everywhere = [(m.start(), m.end(), internet.EMAIL) for m in internet._EMAIL.finditer(text)]
         assert list(internet.find_emails(text)) == everywhere, repr(text)
         found += len(everywhere)
@@ -647,10 +650,8 @@ def test_emails_looked_for_from_their_at_signs_are_every_email():
 def test_urls_looked_for_in_texts_with_a_protocol_or_www_are_every_url():
     from deid_crf.deid.recognizers import internet
 
-    rng = random.Random(67)
     found = 0
-    for _ in range(5000):
-        text = "".join(rng.choice(_ADDRESS_PIECES) for _ in range(rng.randint(1, 14)))
+    for text in _pieced_texts(_ADDRESS_PIECES, 67, 5000, 14):
         everywhere = [m.start() for m in internet._URL.finditer(text)]
         assert [start for start, _, _ in internet.find_urls(text)] == everywhere, repr(text)
         found += len(everywhere)
@@ -684,10 +685,8 @@ def test_number_patterns_opening_with_their_first_class_find_what_the_lookbehind
     module, _, attribute = name.rpartition(".")
     reordered = getattr(labelled_ids if module else importlib.import_module(_NATIONAL_IDS), attribute)
     reference = re.compile(_LOOKBEHIND_FIRST[name])
-    rng = random.Random(71)
     found = 0
-    for _ in range(6000):
-        text = "".join(rng.choice(_NUMBER_PIECES) for _ in range(rng.randint(1, 16)))
+    for text in _pieced_texts(_NUMBER_PIECES, 71, 6000, 16):
         expected = [(m.span(), m.groups()) for m in reference.finditer(text)]
         assert [(m.span(), m.groups()) for m in reordered.finditer(text)] == expected, repr(text)
         found += len(expected)
@@ -704,10 +703,8 @@ _ROAD_PIECES = (
 def test_road_points_looked_for_in_texts_with_a_kilometre_word_are_every_road_point():
     from deid_crf.deid.recognizers import roads
 
-    rng = random.Random(73)
     found = 0
-    for _ in range(6000):
-        text = "".join(rng.choice(_ROAD_PIECES) for _ in range(rng.randint(1, 10)))
+    for text in _pieced_texts(_ROAD_PIECES, 73, 6000, 10):
         everywhere = [(m.start(), m.end(), roads.STREET) for m in roads._ROAD_POINT.finditer(text)]
         assert list(roads.find_road_points(text)) == everywhere, repr(text)
         found += len(everywhere)

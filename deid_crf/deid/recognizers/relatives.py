@@ -156,10 +156,8 @@ _CAPITAL_DETERMINER = re.compile(rf"(?<!\w)(?:EL|LA|LOS|LAS|SU|SUS|MI|MIS){SP}+$
 
 # A kinship label opening a line of a list, then a colon (``3. Sobrina: Piedad``,
 # ``- Padre: Juan``): the name after it is the relative's.
-_KIN_LABEL_BEFORE_NAME = re.compile(
-    rf"^{SP}*(?:\d{{1,2}}[.)]{SP}*|[-•*]{SP}*)?(?=[{UPPER}])(?i:{_KIN_WORD})(?:{SP}+{_QUALIFIER})?{SP}*:{SP}*$",
-    re.MULTILINE,
-)
+_KIN_LABEL = rf"^{SP}*(?:\d{{1,2}}[.)]{SP}*|[-•*]{SP}*)?(?=[{UPPER}])(?i:{_KIN_WORD})(?:{SP}+{_QUALIFIER})?{SP}*:{SP}*"
+_KIN_LABEL_BEFORE_NAME = re.compile(rf"{_KIN_LABEL}$", re.MULTILINE)
 
 
 def _kin_before(text: str, start: int) -> bool:
@@ -390,11 +388,7 @@ _TITLE_BEFORE = rf"(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?"
 _AFTER_KIN = re.compile(
     rf"(?P<comma>{SP}*,{SP}*{_TITLE_BEFORE}|{SP}*\({SP}*|{SP})(?P<name>{_PERSON}){_PERSON_END}", re.MULTILINE
 )
-_CONTACT_LABEL = re.compile(
-    rf"^{SP}*(?:\d{{1,2}}[.)]{SP}*|[-•*]{SP}*)?(?=[{UPPER}])(?i:{_KIN_WORD})(?:{SP}+{_QUALIFIER})?{SP}*:{SP}*"
-    rf"(?P<name>{_PERSON}){_PERSON_END}(?=[^\n]*\d[\d .-]{{7,}}\d)",
-    re.MULTILINE,
-)
+_CONTACT_LABEL = re.compile(rf"{_KIN_LABEL}(?P<name>{_PERSON}){_PERSON_END}(?=[^\n]*\d[\d .-]{{7,}}\d)", re.MULTILINE)
 _NOT_A_PERSON = frozenset(normalize(w) for w in (*INSTITUTION_WORDS, *SPECIALTY_WORDS, *MONTHS, *WEEKDAYS)) | {
     "el",
     "la",

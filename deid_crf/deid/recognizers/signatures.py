@@ -83,12 +83,13 @@ def _line_start(text: str, position: int) -> int:
 def entry_signatures(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with the writer's name of each signature bracket (see the module) made a
     staff span, in place of the spans over the name."""
-    if "(" not in text:
+    signers = list(_signers(text)) if "(" in text else []
+    if not signers:
         return list(spans)
-    entries = _entry_lines(text)
+    entries = _entry_lines(text)  # only for texts with a closing bracket (few)
     signed_with_role: set[str] = set()
     candidates: list[tuple[int, int, str, str]] = []  # start, end, kind, name
-    for bracket, inner, offset in _signers(text):
+    for bracket, inner, offset in signers:
         line_start = _line_start(text, bracket.start())
         on_entry = line_start in entries
         m = _ROLE_THEN_NAME.match(inner) or _NAME_THEN_ROLE.match(inner)
