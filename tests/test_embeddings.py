@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -104,3 +105,33 @@ def test_svm_appends_unit_fasttext_vectors_as_dense_columns(tiny_embeddings: Pat
     (directory / MANIFEST_FILE).unlink()
     with pytest.raises(InvalidModel, match=f"{VECTORS_FILE}: damaged fastText model file"):
         load_model(directory)
+
+
+def test_fasttext_trains_on_one_thread_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A fresh clone's `make embeddings` must rebuild the same vectors, or `make train-crf`
+    gives another default model each time: fastText's lock-free SGD on two threads gave
+    other vectors at each run on the shared corpus, one thread the same ones
+    (docs/resources.md). The corpus is tiny here, so fastText itself is stood in for."""
+    import fasttext
+
+    from deid_crf.resources.embeddings import CORPUS_FILES, train
+
+    corpus = tmp_path / "data" / "unlabeled_es_clinical"
+    corpus.mkdir(parents=True)
+    for name in CORPUS_FILES:
+        with gzip.open(corpus / name, "wt", encoding="utf-8") as f:
+            f.write("paciente refiere dolor\n")
+    asked: list[dict] = []
+
+    class Stop(Exception):
+        pass
+
+    def record(path: str, **options):
+        asked.append(options)
+        raise Stop
+
+    monkeypatch.setattr(fasttext, "train_unsupervised", record)
+    for threads in (None, 2):
+        with pytest.raises(Stop):
+            train(tmp_path / "data", tmp_path / "out", **({} if threads is None else {"threads": threads}))
+    assert [options["thread"] for options in asked] == [1, 2]

@@ -160,9 +160,15 @@ def kmeans_centroids(vectors: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
     return centroids.astype(np.float32)
 
 
-def train(
-    root: Path, out: Path, dim: int = 64, epochs: int = 5, vectors: Path | None = None, threads: int | None = None
-) -> None:
+def train(root: Path, out: Path, dim: int = 64, epochs: int = 5, vectors: Path | None = None, threads: int = 1) -> None:
+    """Train fastText skipgram vectors on the unlabeled text under ``root`` (or copy
+    ``vectors``) and save them with their k-means centroids to ``out``.
+
+    ``threads`` defaults to 1 because fastText's lock-free (Hogwild) SGD gives different
+    vectors at each run with more than one thread, and the default model's features are
+    cluster ids of these vectors: with one thread a fresh clone's ``make train-crf``
+    rebuilds the same vectors, hence the same model (about twice the 40 s of two threads).
+    """
     import fasttext
 
     out.mkdir(parents=True, exist_ok=True)
@@ -182,7 +188,7 @@ def train(
                 minn=3,
                 maxn=5,
                 bucket=100_000,
-                thread=threads or os.cpu_count() or 1,
+                thread=threads,
                 verbose=0,
             )
             print(f"trained fastText skipgram in {time.perf_counter() - started:.1f} s", file=sys.stderr)
@@ -211,8 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vectors", type=Path, default=None, help="use this pretrained fastText .bin instead")
     parser.add_argument("--dim", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="fastText threads (default 1: more are faster but not reproducible)"
+    )
     args = parser.parse_args(argv)
-    train(args.data_dir or data_dir(), args.out, args.dim, args.epochs, args.vectors)
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
+    train(args.data_dir or data_dir(), args.out, args.dim, args.epochs, args.vectors, args.threads)
     return 0
 
 
