@@ -30,9 +30,11 @@ from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import (
     AGE,
     ages_before_their_unit,
+    durations_not_ages,
     find_ages_in_words,
     find_labelled_ages,
     find_young_ages,
+    stated_ages,
 )
 from deid_crf.deid.recognizers.common import (
     COLLEGIATE_ID,
@@ -415,6 +417,7 @@ class RuleLayer:
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
             spans = professions_in_apposition(text, spans)
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
+            spans = stated_ages(text, durations_not_ages(text, spans))
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not _is_field_label(text[s.start : s.end])]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)

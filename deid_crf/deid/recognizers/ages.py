@@ -28,9 +28,11 @@ from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import SP, Match
+from deid_crf.deid.recognizers.relatives import KIN_WORD
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 AGE = "EDAD_SUJETO_ASISTENCIA"
+RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 
 _NUMBER = (
     r"(?:\d{1,3}(?:[.,]5)?|un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|"
@@ -105,7 +107,7 @@ def find_labelled_ages(text: str) -> Iterator[Match]:
 _AGE_WITH_UNIT = re.compile(rf"\d{{1,3}}{SP}+(?:años|meses|anys|anos|urte)")
 _EARLIER_AGE = re.compile(rf"(?<![\w.,])(?P<age>\d{{1,3}}){SP}*(?:,|y|e|i){SP}*$")
 _AGES_OPENING = re.compile(rf"(?<!\w)(?i:a|entre|de){SP}+(?i:los|els|os){SP}+$")
-_PAIRED_TYPES = (AGE, "FAMILIARES_SUJETO_ASISTENCIA")
+_PAIRED_TYPES = (AGE, RELATIVE)
 
 
 def ages_before_their_unit(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -124,3 +126,52 @@ def ages_before_their_unit(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]
         if found and _AGES_OPENING.search(text, max(0, end - 12), end):
             added += [PHISpan(start, stop, span.type, span.confidence, RULE) for start, stop in found]
     return sorted([*spans, *added])
+
+
+# "a los seis meses de edad", "el niño con 15 meses de edad", "a la edad de 10 años": an
+# age stated as one. MEDDOCAN train annotates 154 of the 171 "N años|meses … de edad" and
+# the rest are relatives' ages (FAMILIARES_SUJETO_ASISTENCIA, "Hermana de 55 años de edad")
+# or pieces of a list; the model misses them in paediatric histories.
+_STATED_UNIT = r"(?:años|meses|mes|semanas|días|dias)"
+_STATED_AGE = rf"{_NUMBER}{SP}+{_STATED_UNIT}"
+_OF_AGE = re.compile(rf"(?<![\w.,])(?P<age>{_STATED_AGE})(?!\w){SP}+de{SP}+edad\b", re.IGNORECASE)
+_AT_AGE = re.compile(rf"\ba{SP}+la{SP}+edad{SP}+de{SP}+(?P<age>{_STATED_AGE})(?!\w)", re.IGNORECASE)
+# Every match of _OF_AGE or _AT_AGE holds "edad" (ignoring case).
+_EDAD = re.compile("edad", re.IGNORECASE)
+# A relative's age: a kinship word earlier in the same sentence, within a few words.
+_RELATIVE_BEFORE = re.compile(rf"(?<!\w){KIN_WORD}(?!\w)[^.;\n]{{0,40}}$", re.IGNORECASE)
+
+
+def stated_ages(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (not overlapping one another) with each age stated as one (``N años de
+    edad``, ``a la edad de N meses``) that no span overlaps added: a relative's
+    (FAMILIARES_SUJETO_ASISTENCIA) after a kinship word in the same sentence, else the
+    patient's."""
+    if not _EDAD.search(text):
+        return list(spans)
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for pattern in (_OF_AGE, _AT_AGE):
+        for m in pattern.finditer(text):
+            start, end = m.span("age")
+            if coverage.overlaps(start, end) or any(a.start < end and start < a.end for a in added):
+                continue
+            relative = _RELATIVE_BEFORE.search(text, max(0, start - 80), start)
+            added.append(PHISpan(start, end, RELATIVE if relative else AGE, 1.0, RULE))
+    return sorted([*spans, *added])
+
+
+# "hace más de 30 años", "desde hace 22 años", "durante los últimos 40 años", "en un
+# periodo de 6 años", "de más de cinco años" de evolución: a duration, never an age. MEDDOCAN
+# train: 168 such phrases, none in an entity; the model takes some for the patient's age.
+_DURATION_BEFORE = re.compile(
+    rf"(?:\bhace|\bdurante(?:{SP}+(?:los|las))?(?:{SP}+(?:últimos|últimas))?|\bper[ií]odo{SP}+de"
+    rf"|\bevoluci[óo]n{SP}+de|\bm[áa]s{SP}+de|\bmenos{SP}+de)"
+    rf"{SP}+(?:(?:m[áa]s|menos){SP}+de{SP}+|unos{SP}+|unas{SP}+|casi{SP}+|aproximadamente{SP}+)?$",
+    re.IGNORECASE,
+)
+
+
+def durations_not_ages(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` without the patient's ages that a duration's words open (see above)."""
+    return [s for s in spans if s.type != AGE or not _DURATION_BEFORE.search(text, max(0, s.start - 40), s.start)]
