@@ -1,0 +1,46 @@
+"""Hospitals named by their acronym alone (HOSPITAL): ``urgencias del HUT``, ``Medicina
+Interna HUG``, ``traslado a hemodinámica del CHUA``, ``Consulta Neuromuscular H12O``.
+
+Spanish university hospitals and complexes are called by acronyms that open with ``HU``
+(Hospital Universitario: HUCA, HULA, HUVH) or ``CHU`` (Complejo Hospitalario
+Universitario: CHUAC, CHUVI, CHUS), and notes name them so without the full name anywhere
+(the full name with the acronym in brackets is :func:`~deid_crf.deid.recognizers.repeats`'
+job). No clinical acronym of that shape is common but ``HUS`` (síndrome hemolítico-urémico);
+words and names of that shape (``HUGO``, ``HUERTA``) are left out by a list, and in a line of
+capitals (a header, a surname-first name) nothing is proposed, since there any word is
+capitalised. MEDDOCAN train and dev: 3 such tokens, all gold HOSPITAL spans. Hospitals
+named otherwise (``HMO``, ``del Regional``) are left to the model: their acronyms clash
+with clinical ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from deid_crf.deid.recognizers.common import Match
+
+HOSPITAL = "HOSPITAL"
+
+_ACRONYM = re.compile(r"(?<![\w\-/.])(?:C?HU[A-Z]{1,4}|H12O)(?![\w\-/])")
+# Words, names and clinical acronyms of the same shape.
+_NOT_HOSPITALS = frozenset(
+    "HUS HUGO HUMO HUSO HUMOR HUECO HUEVO HUEVOS HUESO HUESOS HUIDA HUELLA HUERTA HUERTAS HUELGA HUBO HUCHA "
+    "HUMANO HUNDIDO CHUPA CHULO HULE HUNOS HUMEDO".split()
+)
+# Another word of two or more capitals right before or after: a line of capitals.
+_CAPITALS_BEFORE = re.compile(r"[A-ZÁÉÍÓÚÑÜ]{2,}[\s,.:;]*$")
+_CAPITALS_AFTER = re.compile(r"[\s,.:;]*[A-ZÁÉÍÓÚÑÜ]{2,}")
+
+
+def find_hospital_acronyms(text: str) -> Iterator[Match]:
+    """Hospital acronyms (see the module)."""
+    if "HU" not in text and "H12O" not in text:
+        return
+    for m in _ACRONYM.finditer(text):
+        if m.group() in _NOT_HOSPITALS:
+            continue
+        start, end = m.span()
+        if _CAPITALS_BEFORE.search(text, max(0, start - 30), start) or _CAPITALS_AFTER.match(text, end):
+            continue
+        yield start, end, HOSPITAL
