@@ -1047,3 +1047,24 @@ def test_joined_places(text, pieces, expected):
 )
 def test_seasons_and_feasts(text, expected):
     assert texts(find_dates, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("NHC: HC 0914472\n", "0914472"),
+        ("(NHC CC-781204; CIP-SNS BBBB)", "781204"),
+        ("NHC ........... HL-00518826\n", "00518826"),
+        ("historia clínica: AB 1234567\n", "1234567"),
+        # letters and digits mixed, or fewer than five digits after the letters: the whole value
+        ("NHC: EP20-0341177\n", "EP20-0341177"),
+        ("NHC: AB-1234\n", "AB-1234"),
+        # a card keeps its letters
+        ("CIP: BNOU 0730112\n", "BNOU 0730112"),
+        ("TSI: CM10-44187\n", "CM10-44187"),
+    ],
+)
+def test_record_number_without_its_letter_code(text: str, want: str):
+    values = {text[a:b] for a, b, _ in find_labelled_ids(text)}
+    assert want in values
+    assert all(want.endswith(v) or v.endswith(want) for v in values)

@@ -438,7 +438,7 @@ class RuleLayer:
 _FIELD_LABELS = frozenset(
     "tel telf tfno tlf telefono movil fax email e-mail correo domicilio direccion".split()
     # and a form's or a table's own labels ("| DNI | 45107832-T |")
-    + "dni nie nif nhc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
+    + "dni nie nif nhc hc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
 )
 
 

@@ -8,7 +8,8 @@ letters, digits and inner ``-``, ``/``, ``.``, with single spaces only between d
 groups (``28 43758925 33``); it ends at punctuation, at two spaces or at a word, which
 is where the line's next label starts, and it needs four digits. A value's letters stay
 in the span (``EP20-0341177``, ``E-30418``); the prefix ``nhc-``/``HC-`` that repeats
-the label does not (guideline N17.1, ``CIPA: nhc-150679``).
+the label does not (guideline N17.1, ``CIPA: nhc-150679``), nor a record number's letter
+code (``NHC CC-781204``).
 
 Types (MEDDOCAN guidelines):
 
@@ -180,6 +181,13 @@ _SEPARATOR = re.compile(
 )
 _VALUE = re.compile(rf"(?:(?i:n?hc)[-/]{SP}?)?(?P<value>[^\W_](?:[^\W_]|[-/.](?=[^\W_])|{SP}(?=\d))*)")
 _MIN_DIGITS = 4
+# A record number's letter prefix, a hospital's or a centre's code before the number
+# (``NHC: HC 0914472``, ``NHC CC-781204``, ``NHC ..... HL-00518826``), is left out like
+# ``HC-`` (the notes' convention, and the synthetic notes': ``NHC PF-762969`` → ``762969``;
+# MEDDOCAN train has no NHC value with letters): capitals, then ``-`` or a space, then
+# five digits or more and nothing else. Cards (CIP, TSI…) keep their letters.
+_RECORD_LABEL = re.compile(r"N\.?H\.?C\.?|H\.?C\.?|(?i:historia(?:\s+cl[ií]nica)?)")
+_RECORD_PREFIX = re.compile(r"[A-Z]{1,3}[- ](?=\d{5,}$)")
 _CODE = re.compile(r"(?=.*[^\W\d_])[^\W_]+(?:[-/][^\W_]+)+")
 
 
@@ -200,7 +208,10 @@ def _value_after(text: str, label: re.Match[str], field: Field) -> tuple[int, in
     shaped = _CODE.fullmatch(value.group("value")) or (field.shape and re.fullmatch(field.shape, value.group("value")))
     if field.word and not (sep.group("punct") or sep.group("sign") or shaped):
         return None
-    return value.start("value"), value.end("value")
+    start = value.start("value")
+    if _RECORD_LABEL.fullmatch(label.group()) and (prefix := _RECORD_PREFIX.match(value.group("value"))):
+        start += prefix.end()
+    return start, value.end("value")
 
 
 def find_labelled_ids(text: str) -> Iterator[Match]:
