@@ -1068,3 +1068,17 @@ def test_record_number_without_its_letter_code(text: str, want: str):
     values = {text[a:b] for a, b, _ in find_labelled_ids(text)}
     assert want in values
     assert all(want.endswith(v) or v.endswith(want) for v in values)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("[firma digitalizada; identificador biométrico de firma SIGN-7F3A-90C2-118D]", ["SIGN-7F3A-90C2-118D"]),
+        ("Identificado por huella dactilar (plantilla HD-0047-2291) en Admisión", ["HD-0047-2291"]),
+        # an insole or a staff roster: no code after the word
+        ("plantilla ortopédica 2024", []),
+        ("la plantilla 2023/2024 del servicio", []),
+    ],
+)
+def test_biometric_labels(text: str, want: list[str]):
+    assert [text[a:b] for a, b, t in find_labelled_ids(text) if t == "IDENTIF_BIOMETRICOS"] == want

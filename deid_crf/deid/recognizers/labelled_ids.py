@@ -30,8 +30,8 @@ Types (MEDDOCAN guidelines):
 * NUMERO_IDENTIF also: federation licences and donor codes (``nº de federado``,
   ``código de donante``);
 * IDENTIF_BIOMETRICOS: the code of a fingerprint, a signature or a stored template
-  (``ID biométrico``, ``ID de firma``, ``Huella:``, ``plantilla biométrica``, ``código de
-  iris``; P26.1).
+  (``ID biométrico``, ``ID de firma``, ``identificador biométrico de firma``, ``Huella:``,
+  ``plantilla biométrica``, ``código de iris``, ``plantilla`` before a code; P26.1).
 
 Collegiate numbers that repeat their province code (``28 28 20943``) are found
 without a label too.
@@ -126,8 +126,13 @@ FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}socio)", OTHER_ID),
     # "nº de federado", "código de donante": member and donor numbers (P27.1).
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}donante)", OTHER_ID),
-    # "ID biométrico …", "ID de firma …": a fingerprint's or a signature's code (P26.1).
-    Field(rf"(?i:id{SP}+(?:biom[eé]trico|de{SP}+(?:firma|huella)))", BIOMETRIC_ID),
+    # "ID biométrico …", "ID de firma …", "identificador biométrico de firma …": a
+    # fingerprint's or a signature's code (P26.1).
+    Field(
+        rf"(?i:id(?:entificador)?{SP}+(?:biom[eé]trico(?:{SP}+de{SP}+(?:firma|huella|voz|iris))?"
+        rf"|de{SP}+(?:firma|huella)))",
+        BIOMETRIC_ID,
+    ),
     Field(r"(?i:huella(?:\s+dactilar)?)", BIOMETRIC_ID, word=True),
     # "plantilla biométrica PV-00418-…", "código de iris …": a stored template's code.
     Field(
@@ -135,6 +140,9 @@ FIELDS: tuple[Field, ...] = (
         BIOMETRIC_ID,
         word=True,
     ),
+    # "huella dactilar (plantilla HD-0047-2291)": a template's code, shaped as one
+    # (after the labels that open with the same word, which the alternation tries first).
+    Field(r"(?i:plantilla)", BIOMETRIC_ID, word=True),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie)", DEVICE_ID),
     # "SN KX7720143" on an implant's label: a serial number (not "S/N", an address's "sin número").
     Field(r"SN", DEVICE_ID, word=True, shape=r"(?=[A-Z]*[0-9])[A-Z0-9]{6,}"),
