@@ -6,6 +6,7 @@ import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import find_young_ages
+from deid_crf.deid.recognizers.common import EMPLOYEE_ID, PATIENT_ID
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import (
     find_health_centres,
@@ -14,7 +15,7 @@ from deid_crf.deid.recognizers.institutions import (
     organisations,
 )
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
-from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
+from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
 from deid_crf.deid.recognizers.names import (
     find_labelled_staff,
     given_names_after_comma,
@@ -1082,3 +1083,20 @@ def test_record_number_without_its_letter_code(text: str, want: str):
 )
 def test_biometric_labels(text: str, want: list[str]):
     assert [text[a:b] for a, b, t in find_labelled_ids(text) if t == "IDENTIF_BIOMETRICOS"] == want
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "want"),
+    [
+        # the model opened a record number's span on a CIAS label: the value, as staff's
+        ("colegiada nº 31/05678, CIAS 1201010205A,\n", ("CIAS 1201010205A", PATIENT_ID), ("1201010205A", EMPLOYEE_ID)),
+        ("Paciente X · NHC 5512098 · DNI", ("NHC 5512098", PATIENT_ID), ("5512098", PATIENT_ID)),
+        # no label at the start, or not an identifier's span: left as it is
+        ("Ref. 1201010205A", ("1201010205A", PATIENT_ID), ("1201010205A", PATIENT_ID)),
+        ("Dr. Tis Pérez", ("Tis Pérez", "NOMBRE_PERSONAL_SANITARIO"), ("Tis Pérez", "NOMBRE_PERSONAL_SANITARIO")),
+    ],
+)
+def test_labels_cut_from_ids(text: str, span: tuple[str, str], want: tuple[str, str]):
+    start = text.index(span[0])
+    (out,) = labels_cut_from_ids(text, [PHISpan(start, start + len(span[0]), span[1])])
+    assert (text[out.start : out.end], out.type) == want

@@ -60,7 +60,7 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms
 from deid_crf.deid.recognizers.institutions import find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
-from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids
+from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids, labels_cut_from_ids
 from deid_crf.deid.recognizers.names import (
     STAFF,
     completed_names,
@@ -411,6 +411,7 @@ class RuleLayer:
         else:
             spans = list(model_spans)
         if self.active:
+            spans = labels_cut_from_ids(text, spans)
             spans = street_tails(text, towns_after_countries(text, places_by_name(text, organisations(text, spans))))
             spans = joined_places(text, split_at_slashes(text, spans))
             spans = without_titles(text, spans)

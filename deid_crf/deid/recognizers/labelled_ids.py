@@ -40,8 +40,8 @@ without a label too.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
 from deid_crf.deid.recognizers.common import (
     COLLEGIATE_ID,
@@ -56,6 +56,7 @@ from deid_crf.deid.recognizers.common import (
     Match,
     line_before,
 )
+from deid_crf.text.spans import RULE, PHISpan
 
 BIOMETRIC_ID = "IDENTIF_BIOMETRICOS"
 _NUMBER_SIGN = r"(?:n[º°ª]\.?|n\.[º°ª]|n[úu]m\.?|n[úu]mero)"  # "Nº", "n.º", "núm.", "número"
@@ -243,3 +244,26 @@ def find_collegiate(text: str) -> Iterator[Match]:
     for m in _COLLEGIATE.finditer(text):
         if m.group(1) == m.group(3) or _COLLEGIATE_LABEL.search(line_before(text, m.start(), 30)):
             yield m.start(), m.end(), COLLEGIATE_ID
+
+
+# The identifier types whose spans the model sometimes opens on the label before the
+# value ("CIAS 1201010205A" as a record number).
+_ID_TYPES = frozenset(
+    (PATIENT_ID, INSURANCE_ID, CONTACT_ID, COLLEGIATE_ID, EMPLOYEE_ID, OTHER_ID, DEVICE_ID, BIOMETRIC_ID)
+)
+
+
+def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each identifier span that opens on a label (``CIAS 1201010205A``,
+    ``NHC 5512098``) cut to the label's value and typed by the label, when the value
+    ends inside the span: the guidelines leave labels out (P20.1), and the label says
+    what the number is better than the model does."""
+    out = []
+    for span in spans:
+        label = _LABELS.match(text, span.start) if span.type in _ID_TYPES else None
+        where = _value_after(text, label, FIELDS[int(label.lastgroup[1:])]) if label else None
+        if where is not None and where[0] > span.start and where[1] <= span.end:
+            field = FIELDS[int(label.lastgroup[1:])]
+            span = replace(span, start=where[0], end=where[1], type=field.type, source=RULE)
+        out.append(span)
+    return out
