@@ -174,6 +174,26 @@ def test_courtesy_titles_are_cut_from_names():
     assert got == ["Nauzet Santana Quintana", "Ruiz", "Dr."]
 
 
+@pytest.mark.parametrize(
+    ("name", "want"),
+    [
+        ("MIR Andrés Piquer", "Andrés Piquer"),
+        ("R2 Irene Boyko", "Irene Boyko"),
+        ("DUE Maria Jose Cuenca", "Maria Jose Cuenca"),
+        ("Enf. Nelson Ávila", "Nelson Ávila"),
+        ("TCAE Jesús Mora", "Jesús Mora"),
+        # names that open with those letters are no roles
+        ("Mireia Puig", "Mireia Puig"),
+        ("Duero Salas", "Duero Salas"),
+        ("Teresa Gil", "Teresa Gil"),
+    ],
+)
+def test_staff_roles_are_cut_from_names(name: str, want: str):
+    text = f"Segundo ayudante: {name}\n"
+    (got,) = without_titles(text, [span(text, name, "NOMBRE_PERSONAL_SANITARIO")])
+    assert text[got.start : got.end] == want
+
+
 def test_spelled_out_titles_are_cut_from_names_but_not_from_places():
     text = "Remitido por: Doctora Marta García. Hospital Universitario Doctor Negrín."
     spans = [

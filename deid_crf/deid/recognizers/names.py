@@ -266,10 +266,15 @@ def initials_before_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 
 
 _COURTESY = r"(?:Dr|Dra|Dña|Sr|Sra|D|Dª)\."
-# A courtesy title that opens a name span, the space after it included (N3.1, N5.1:
-# titles are never annotated).
+# A staff member's role before the name, which the model sometimes takes in: a resident
+# (``MIR``, ``R2``), a nurse (``DUE``, ``Enf.``), a nursing assistant (``TCAE``), a
+# radiographer (``TSID``, ``TER``); capitals (or the abbreviation's dot) only, so that
+# no name that opens with those letters is cut.
+_ROLE = r"(?:MIR|R[1-5]|DUE|TCAE|TSID|TER|Enf\.|Inf\.)(?![^\W_])"
+# A courtesy title or a role that opens a name span, the space after it included (N3.1,
+# N5.1: titles are never annotated).
 _LEADING_TITLE = re.compile(
-    rf"(?:{_COURTESY}|Dª|Don|Doña|Srta\.|Doctora?|DOCTORA?|Profesora?\b|Prof\.){SP}+(?=[^\W\d_])"
+    rf"(?:{_COURTESY}|Dª|Don|Doña|Srta\.|Doctora?|DOCTORA?|Profesora?\b|Prof\.|{_ROLE}){SP}+(?=[^\W\d_])"
 )
 
 
