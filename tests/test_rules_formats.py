@@ -329,3 +329,30 @@ def test_a_labelled_record_number_wins_over_a_model_span_run_over_its_label():
         ("2718403", "ID_SUJETO_ASISTENCIA"),
         ("1000638274", "ID_SUJETO_ASISTENCIA"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "want"),
+    [
+        # a day hospital or a unit is no hospital nor body
+        ("UGC de Endocrinología - Hospital de Día de Diabetes\n", "Hospital de Día de Diabetes", "HOSPITAL", None),
+        ("Dudas: Hospital de Día de Diabetes, tel.", "Día de Diabetes", "HOSPITAL", None),
+        ("HOSPITAL DE DÍA ONCOLÓGICO\n", "HOSPITAL DE DÍA ONCOLÓGICO", "HOSPITAL", None),
+        ("Unitat de Treball Social Sanitari · c/ Major", "Unitat de Treball Social Sanitari", "INSTITUCION", None),
+        # a hospital named after a day or a body named otherwise stays
+        ("Hospital Diana Princesa, planta 3", "Hospital Diana Princesa", "HOSPITAL", "Hospital Diana Princesa"),
+        (
+            "Hospital Universitario Virgen del Rocío",
+            "Hospital Universitario Virgen del Rocío",
+            "HOSPITAL",
+            "Hospital Universitario Virgen del Rocío",
+        ),
+        ("Servicio Canario de la Salud", "Servicio Canario de la Salud", "INSTITUCION", "Servicio Canario de la Salud"),
+        # a span that runs on into a preposition or a possessive loses it
+        ("por la trabajadora social de su CAP", "trabajadora social de su", "PROFESION", "trabajadora social"),
+        ("Varón de 27 a con fiebre", "27 a", "EDAD_SUJETO_ASISTENCIA", "27 a"),  # "a" for años stays
+    ],
+)
+def test_units_dropped_and_trailing_function_words_cut(text: str, value: str, type_: str, want: str | None):
+    got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
+    assert (want in got) if want else (value not in got and not any(g in value for g in got))
