@@ -356,3 +356,22 @@ def test_a_labelled_record_number_wins_over_a_model_span_run_over_its_label():
 def test_units_dropped_and_trailing_function_words_cut(text: str, value: str, type_: str, want: str | None):
     got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
     assert (want in got) if want else (value not in got and not any(g in value for g in got))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("tener fototerapia.\n\nFAMILIA\nLa madre, Awa, de 29 años", False),  # a heading
+        ("Apendicectomía.\nFamiliares: padre fallecido de infarto", False),  # a label
+        ("Información a la familia: a las 07:30 llama su hijo", False),
+        ("se informa a la familia. la mujer va con la ambulancia", True),  # the relatives
+        ("vive con su familia\nen Vigo", True),
+    ],
+)
+def test_family_headings_are_no_relatives(text: str, kept: bool):
+    word = next(w for w in ("FAMILIA", "Familiares", "familia") if w in text)
+    got = [
+        text[s.start : s.end]
+        for s in RuleLayer(propagate=False).apply(text, [span(text, word, "FAMILIARES_SUJETO_ASISTENCIA")])
+    ]
+    assert (word in got) == kept
