@@ -709,3 +709,28 @@ def test_road_points_looked_for_in_texts_with_a_kilometre_word_are_every_road_po
         assert list(roads.find_road_points(text)) == everywhere, repr(text)
         found += len(everywhere)
     assert found > 50  # the texts do hold road points of every form
+
+
+_PLACE_PIECES = (
+    *("Francia", "Reino Unido", "Congo", "rojo Congo", "Alemaña", "Alemana", "Ávila", "Álava", "ÑANDÚ", "Ñ"),
+    *("Islas Baleares", "Santa Cruz de Tenerife", "País Vasco", "Israel", "Georgia", "Toledo", "Madrid", "Lugo"),
+    *(" ", " ", ",", ".", "-", "'", "_", "1", "a", "é", "ſ", "\n", "(", "\u00a0", "x", "É"),
+)
+
+
+def test_capitalised_words_found_capital_first_are_those_the_lookbehind_first_pattern_finds():
+    from deid_crf.gazetteers.spanish import UPPER
+
+    from deid_crf.deid.recognizers import places
+
+    reference = re.compile(rf"(?<!\w)[{UPPER}][^\W\d_]*")
+    found = 0
+    for text in _pieced_texts(_PLACE_PIECES, 79, 6000, 10):
+        expected = [(m.start(), places._key(m.group())) for m in reference.finditer(text)]
+        assert places._capitalised_words(text) == expected, repr(text)
+        # and the places found with the words found once are those each list finds alone
+        words = places._capitalised_words(text)
+        for find in (places.find_country_names, places.find_region_names):
+            assert list(find(text, words)) == list(find(text)), repr(text)
+        found += len(expected)
+    assert found > 10000

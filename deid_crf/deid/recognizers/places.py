@@ -166,33 +166,47 @@ def _regions_by_first_word() -> dict[str, tuple[str, ...]]:
 
 
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
-_CAPITALISED = re.compile(rf"(?<!\w)[{UPPER}][^\W\d_]*")
+# A capitalised word: its capital is looked for first and what precedes it checked
+# after (``[A-Z](?<!\w[A-Z])``, not ``(?<!\w)[A-Z]``), the same words, but ``re`` skips
+# to the next capital in C instead of trying every position (half the time).
+_CAPITALISED = re.compile(rf"[{UPPER}](?<!\w[{UPPER}])[^\W\d_]*")
 
 
-def _find_listed(text: str, by_first: dict[str, tuple[str, ...]], entity_type: str) -> Iterator[Match]:
+def _capitalised_words(text: str) -> list[tuple[int, str]]:
+    """Where each capitalised word of ``text`` starts, and its :func:`_key`: what both
+    lists are looked up with (found once for both)."""
+    return [(m.start(), _key(m.group())) for m in _CAPITALISED.finditer(text)]
+
+
+def _find_listed(
+    text: str, by_first: dict[str, tuple[str, ...]], entity_type: str, words: list[tuple[int, str]] | None = None
+) -> Iterator[Match]:
     """Every capitalised name of ``by_first`` (see :func:`_by_first_word`), longest
-    first, that is not part of a longer word or after a stain's colour (``rojo Congo``)."""
+    first, that is not part of a longer word or after a stain's colour (``rojo Congo``);
+    ``words``: the :func:`_capitalised_words` of ``text``, when already found."""
     position = 0
-    for m in _CAPITALISED.finditer(text):
-        if m.start() < position or (names := by_first.get(_key(m.group()))) is None:
+    for start, key in _capitalised_words(text) if words is None else words:
+        if start < position or (names := by_first.get(key)) is None:
             continue
         for name in names:
-            end = m.start() + len(name)  # _key keeps one character per character
-            if _key(text[m.start() : end]) == name and not (end < len(text) and is_word_char(text[end])):
-                if not _EPONYM_BEFORE.search(text, max(0, m.start() - 20), m.start()):
-                    yield m.start(), end, entity_type
+            end = start + len(name)  # _key keeps one character per character
+            if _key(text[start:end]) == name and not (end < len(text) and is_word_char(text[end])):
+                if not _EPONYM_BEFORE.search(text, max(0, start - 20), start):
+                    yield start, end, entity_type
                 position = end
                 break
 
 
-def find_country_names(text: str) -> Iterator[Match]:
-    """Every capitalised country name of the lists (see the module), longest first."""
-    return _find_listed(text, _countries_by_first_word(), COUNTRY)
+def find_country_names(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
+    """Every capitalised country name of the lists (see the module), longest first
+    (``words``: see :func:`_find_listed`)."""
+    return _find_listed(text, _countries_by_first_word(), COUNTRY, words)
 
 
-def find_region_names(text: str) -> Iterator[Match]:
-    """Every capitalised name of a Spanish province, community or island, longest first."""
-    return _find_listed(text, _regions_by_first_word(), TERRITORY)
+def find_region_names(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
+    """Every capitalised name of a Spanish province, community or island, longest first
+    (``words``: see :func:`_find_listed`)."""
+    return _find_listed(text, _regions_by_first_word(), TERRITORY, words)
 
 
 def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -200,7 +214,8 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     and a TERRITORIO span on each Spanish province, community or island that no span
     overlaps, and each TERRITORIO span that is exactly a country's name retyped PAIS."""
     coverage = Coverage((s.start, s.end) for s in spans)
-    countries = {(start, end) for start, end, _ in find_country_names(text)}
+    words = _capitalised_words(text)
+    countries = {(start, end) for start, end, _ in find_country_names(text, words)}
     out = [
         PHISpan(s.start, s.end, COUNTRY, s.confidence, RULE)
         if s.type == TERRITORY and (s.start, s.end) in countries
@@ -208,7 +223,7 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         for s in spans
     ]
     added_end = 0  # countries and regions are separate lists: keep the first of two that overlap
-    for start, end, entity_type in sorted([*((a, b, COUNTRY) for a, b in countries), *find_region_names(text)]):
+    for start, end, entity_type in sorted([*((a, b, COUNTRY) for a, b in countries), *find_region_names(text, words)]):
         if start >= added_end and not coverage.overlaps(start, end):
             out.append(PHISpan(start, end, entity_type, 1.0, RULE))
             added_end = end
