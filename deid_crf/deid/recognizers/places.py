@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char, listed_names
+from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char, letter_first, listed_names
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
@@ -94,11 +94,14 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return sorted([s for s in spans if (s.start, s.end) not in replaced] + added)
 
 
-_HOME_CUE = re.compile(
-    rf"(?<!\w)(?i:natural{SP}+de|originari[oa]{SP}+de|oriund[oa]{SP}+de|procedente{SP}+de"
-    rf"|nacid[oa]{SP}+en|residente{SP}+en|reside{SP}+en|residía{SP}+en|vive{SP}+en|vivía{SP}+en"
-    rf"|afincad[oa]{SP}+en|empadronad[oa]{SP}+en|domiciliad[oa]{SP}+en){SP}+(?P<place>{_NAME})"
+# Opening with the cue's first letter (common.letter_first): re skips to the next
+# letter that can open one in C instead of trying the cues at every position.
+_HOME_CUES = (
+    *(f"natural{SP}+de", f"originari[oa]{SP}+de", f"oriund[oa]{SP}+de", f"procedente{SP}+de", f"nacid[oa]{SP}+en"),
+    *(f"residente{SP}+en", f"reside{SP}+en", f"residía{SP}+en", f"vive{SP}+en", f"vivía{SP}+en"),
+    *(f"afincad[oa]{SP}+en", f"empadronad[oa]{SP}+en", f"domiciliad[oa]{SP}+en"),
 )
+_HOME_CUE = re.compile(rf"{letter_first(_HOME_CUES)}{SP}+(?P<place>{_NAME})")
 # Words that open a name which is not a place after those cues.
 # (an address is the street rules' and the model's: "domiciliado en C/ Esquíroz").
 _NOT_PLACE = (
