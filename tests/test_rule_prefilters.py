@@ -884,3 +884,15 @@ def test_patterns_opening_with_their_first_letters_find_what_the_lookbehind_firs
             assert [(m.span(), m.groups()) for m in pattern.finditer(text)] == expected, (name, text)
             found += len(expected)
         assert found >= 300, (name, found)  # the texts do hold fields of every kind
+
+
+def test_digit_runs_the_audit_looks_for_are_those_the_lookbehind_first_pattern_finds():
+    from deid_crf.deid import audit
+
+    reference = re.compile(r"(?<!\d)\d{4,}(?!\d)")
+    found = 0
+    for text in _pieced_texts(_NUMBER_PIECES, 89, 6000, 16):
+        expected = [m.span() for m in reference.finditer(text)]
+        assert [m.span() for m in audit._DIGITS.finditer(text)] == expected, repr(text)
+        found += len(expected)
+    assert found > 1000
