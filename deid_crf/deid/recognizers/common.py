@@ -80,9 +80,9 @@ def lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _letter_groups(alternatives: Sequence[str]) -> dict[str, list[str]]:
-    """``alternatives`` (patterns that each open with a letter) by that letter, lower-
-    cased, each group's in their order, without their letter; letters that match the
-    same character ignoring case are refused."""
+    """``alternatives`` (patterns that each open with a letter) grouped by that letter in
+    lower case, each group's in their order and without the letter; letters that match
+    the same character ignoring case are refused."""
     groups: dict[str, list[str]] = {}
     for alternative in alternatives:
         letter = alternative[:1]
@@ -114,21 +114,20 @@ def by_first_letter(alternatives: Sequence[str]) -> str:
 _CASE_EXTRAS = "\u0130\u0131\u017f\u212a\u212b\u1e9e"
 
 
-def letter_first(alternatives: Sequence[str], not_after: str = r"\w") -> str:
-    """``(?<!NOT_AFTER)(?i:a|b|…)`` over ``alternatives`` (patterns that each open with a
-    letter; ``not_after`` a character class, ``\\w`` or ``[\\w.]``) written to open
-    with a class of the characters that open one, in both cases: ``[mMpP](?<!\\w.)
-    (?i:(?<=m)(?:adre|arido)|(?<=p)(?:adre))``. The same matches, in the same order of
-    preference (as :func:`by_first_letter`), but ``re`` skips in C to the next character
-    of the class instead of trying the alternation at every position. The class is
-    case-sensitive: the pattern holding it must not be compiled with ``re.IGNORECASE``
-    (its ``(?i:…)`` parts say where case is ignored)."""
+def letter_first(alternatives: Sequence[str]) -> str:
+    """``(?<!\\w)(?i:a|b|…)`` over ``alternatives`` (patterns that each open with a
+    letter) written to open with a class of the characters that open one, in either
+    case: ``[mMpP](?<!\\w.)(?i:(?<=m)(?:adre|arido)|(?<=p)(?:adre))``. The same matches,
+    in the same order of preference (as :func:`by_first_letter`), but ``re`` skips in C
+    to the next character of the class instead of trying the alternation at every
+    position. The class is case-sensitive: the pattern holding it must not be compiled
+    with ``re.IGNORECASE`` (its ``(?i:…)`` parts say where case is ignored)."""
     groups = _letter_groups(alternatives)
     opening = sorted(
         {c for letter in groups for c in {letter, letter.upper(), *_CASE_EXTRAS} if re.fullmatch(letter, c, re.I)}
     )
     branches = "|".join(f"(?<={letter})(?:{'|'.join(rest)})" for letter, rest in groups.items())
-    return f"[{''.join(opening)}](?<!{not_after}.)(?i:{branches})"
+    return f"[{''.join(opening)}](?<!\\w.)(?i:{branches})"
 
 
 def listed_names(files: Iterable[str], key: Callable[[str], str]) -> frozenset[str]:
