@@ -13,9 +13,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from deid_crf.batch.engine import Settings, deidentifier
-from deid_crf.batch.formats import FORMATS, mode_of, render
+from deid_crf.batch.formats import FORMATS, json_entities, mode_of, render, to_json
+from deid_crf.deid.deidentifier import ANNOTATE, Result
 from deid_crf.io.brat import parse_ann, read_document, write_document
 from deid_crf.text.document import SPAN_BREAKS, Document
+from deid_crf.text.spans import PHISpan
 
 # Pieces the tiny model and the rules find PHI in, glued by every kind of separator.
 PHI_PIECES = [
@@ -129,3 +131,30 @@ def check_all_formats(deid, text: str, folder: Path) -> None:
 @example(" \t ")
 def test_fuzzed_documents_in_every_format(deid, folder, text):
     check_all_formats(deid, text, folder)
+
+
+ANY_TEXT = st.text(st.characters(codec="utf-8"), max_size=8)
+SPANS = st.lists(
+    st.builds(
+        PHISpan,
+        start=st.integers(0, 10**12),
+        end=st.integers(0, 10**12),
+        type=ANY_TEXT,
+        confidence=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([1.0, 0.9999, 1e-07])),
+        source=ANY_TEXT,
+        text=ANY_TEXT,
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(doc_id=ANY_TEXT, spans=SPANS)
+@example(doc_id="", spans=[])
+def test_json_format_writes_what_json_dumps_writes(doc_id, spans):
+    """The json format lays its document out with json's C functions, character for
+    character as ``json.dumps(..., ensure_ascii=False, indent=2)`` (quotes, escapes,
+    line separators, NaN and infinities, no entities)."""
+    result = Result(doc_id, "", spans, ANNOTATE)
+    document = {"doc_id": doc_id, "entities": json_entities(result)}
+    assert to_json(result) == json.dumps(document, ensure_ascii=False, indent=2) + "\n"

@@ -100,21 +100,26 @@ def test_marginals_are_the_probabilities_of_every_label(lengths, seed, scale):
     tokens=st.sampled_from([3, 16384]),
 )
 def test_confidences_are_the_marginals_of_the_best_labels_bit_for_bit(lengths, seed, scale, tokens):
-    """``tag_with_confidence`` divides only the chosen label's exponential: the very
-    numbers of ``marginals`` at the Viterbi labels (one block or many), and 0 for a
-    token outside every sentence."""
+    """``tag_with_confidence`` runs forward–backward over the sentences with an entity
+    token (a label other than ``O``) only and divides only the chosen label's
+    exponential: at those tokens, the very numbers of ``marginals`` of those sentences
+    at the Viterbi labels (one block or many); NaN at the ``O`` tokens, and 0 for an
+    entity token outside every sentence."""
     scores, transitions, bounds = random_sentences(lengths, 4, scale, seed)
-    scores = np.vstack([scores, np.ones((1, 4))])  # a last token in no sentence
-    weights = CRFWeights(["O", "B-X", "I-X", "B-Y"], {}, np.zeros((1, 4)), transitions)
+    scores = np.vstack([scores, np.ones((2, 4))])  # two last tokens in no sentence
+    weights = CRFWeights(["B-Y", "O", "B-X", "I-X"], {}, np.zeros((1, 4)), transitions)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("deid_crf.models.crf_decode.DECODE_BLOCK_TOKENS", tokens)
         patch.setattr(weights, "scores", lambda featurizer, table: scores)
         table = SimpleNamespace(sent_bounds=bounds)
         labels, confidence = weights.tag_with_confidence(None, table)  # type: ignore[arg-type]
         best = viterbi(scores, transitions, bounds)
-        expected = marginals(scores, transitions, bounds)[np.arange(len(best)), best]  # same blocks
+        entity = best != 1
+        with_entity = np.array([entity[a:b].any() for a, b in bounds.tolist()], dtype=bool)
+        expected = marginals(scores, transitions, bounds[with_entity])[np.arange(len(best)), best]  # same blocks
     assert labels.tolist() == [weights.labels[i] for i in best.tolist()]
-    assert confidence.tobytes() == expected.tobytes() and confidence[-1] == 0
+    assert confidence[entity].tobytes() == expected[entity].tobytes()
+    assert np.isnan(confidence[~entity]).all() and (confidence[-2:] == 0).all()  # label 0 (B-Y) outside sentences
 
 
 @settings(max_examples=40, deadline=None)
@@ -306,7 +311,9 @@ def test_numpy_marginals_equal_crfsuites(unsure_tagger: DeidTagger, marginal_tex
     labels, confidence = weights.tag_with_confidence(pipeline.featurizer, replace(table))
     assert labels.tolist() == tags
     chosen = expected[np.arange(len(tags)), [crf_labels.index(t) for t in tags]]
-    np.testing.assert_allclose(confidence, chosen, rtol=0, atol=1e-6)
+    entity = labels != "O"
+    assert entity.sum() >= 20 and np.isnan(confidence[~entity]).all()
+    np.testing.assert_allclose(confidence[entity], chosen[entity], rtol=0, atol=1e-6)
 
 
 def test_entity_confidences_are_crfsuites(unsure_tagger: DeidTagger, marginal_texts: list[str]):

@@ -15,11 +15,13 @@ from deid_crf.models.candidates import (
     SPAN_CANDIDATES,
     TOKEN_CANDIDATES,
     candidate_labels,
+    entity_token_scores,
     scored_entities,
     span_candidates,
 )
 from deid_crf.models.crf_decode import SpanMarginals
 from deid_crf.tag import main
+from deid_crf.text import bio
 from deid_crf.text.document import Entity
 from deid_crf.text.spans import CANDIDATE, MODEL, PHISpan
 from deid_crf.text.tokenizer import Tokenizer
@@ -64,6 +66,19 @@ def test_scored_entities_add_candidates_only_off_the_best_path():
     assert scored[2].min_confidence == pytest.approx(0.30)
     # Without the threshold, only the best path's entities.
     assert [s.candidate for s in scored_entities(table, best, chosen)[0]] == [False]
+
+
+def test_entity_scores_read_only_the_entities_tokens():
+    """Each entity's mean and lowest token confidence, whatever the other tokens hold
+    (NaN: not computed), in two documents, entities touching each other and the last token."""
+    table = Tokenizer()(["Vive en Lugo Ana hoy .", "Ana Ruiz Gil"])
+    labels = np.array(["O", "O", "B-PAIS", "B-PAIS", "O", "O", "B-PAIS", "I-PAIS", "I-PAIS"], dtype=object)
+    confidence = np.array([np.nan, np.nan, 0.9, 0.7, np.nan, np.nan, 0.5, 0.25, 0.75])
+    entities = bio.decode(table, labels)
+    assert [len(found) for found in entities] == [2, 1]
+    mean, lowest = entity_token_scores(table, entities, confidence)
+    assert mean == pytest.approx([0.9, 0.7, 0.5]) and lowest == [0.9, 0.7, 0.25]
+    assert entity_token_scores(table, [[], []], confidence) == ([], [])
 
 
 def test_tagger_candidates_grow_as_the_threshold_falls(tiny_tagger, unseen_document):

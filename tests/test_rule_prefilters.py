@@ -709,3 +709,190 @@ def test_road_points_looked_for_in_texts_with_a_kilometre_word_are_every_road_po
         assert list(roads.find_road_points(text)) == everywhere, repr(text)
         found += len(everywhere)
     assert found > 50  # the texts do hold road points of every form
+
+
+_PLACE_PIECES = (
+    *("Francia", "Reino Unido", "Congo", "rojo Congo", "Alemaña", "Alemana", "Ávila", "Álava", "ÑANDÚ", "Ñ"),
+    *("Islas Baleares", "Santa Cruz de Tenerife", "País Vasco", "Israel", "Georgia", "Toledo", "Madrid", "Lugo"),
+    *(" ", " ", ",", ".", "-", "'", "_", "1", "a", "é", "ſ", "\n", "(", "\u00a0", "x", "É"),
+)
+
+
+def test_capitalised_words_found_capital_first_are_those_the_lookbehind_first_pattern_finds():
+    from deid_crf.gazetteers.spanish import UPPER
+
+    from deid_crf.deid.recognizers import places
+
+    reference = re.compile(rf"(?<!\w)[{UPPER}][^\W\d_]*")
+    found = 0
+    for text in _pieced_texts(_PLACE_PIECES, 79, 6000, 10):
+        expected = [(m.start(), places._key(m.group())) for m in reference.finditer(text)]
+        assert places._capitalised_words(text) == expected, repr(text)
+        # and the places found with the words found once are those each list finds alone
+        words = places._capitalised_words(text)
+        for find in (places.find_country_names, places.find_region_names):
+            assert list(find(text, words)) == list(find(text)), repr(text)
+        found += len(expected)
+    assert found > 10000
+
+
+def test_letter_first_classes_hold_every_character_that_matches_a_letter_ignoring_case():
+    """What :func:`letter_first` puts in its opening class for a letter is every
+    character ``re`` takes for that letter ignoring case (all of Unicode searched)."""
+    letters = "abcdefghijklmnopqrstuvwxyzáéíóúüñàèìòùçâêîôûäëïöåß"
+    candidates = [c for c in map(chr, range(0x110000)) if re.fullmatch(f"[{letters}]", c, re.IGNORECASE)]
+    for letter in letters:
+        expected = sorted(c for c in candidates if re.fullmatch(letter, c, re.IGNORECASE))
+        opening = common.letter_first([letter + "x"])
+        assert sorted(opening[1 : opening.index("]")]) == expected, letter
+
+
+# What stands before and after the fields below: nothing, word characters, marks, line
+# breaks, no-break spaces, and letters that only match ignoring case (ſ for s, K for k,
+# İ and ı for i).
+_AROUND = ("", "", " ", "  ", "\u00a0", "\n", "\u2028", ",", ".", "-", "_", "/", ":", "x", "é", "K", "1", "ſ", "ı")
+# The slots of each field, by the name of the pattern that finds it, each filled at
+# random, often wrongly.
+_FIELD_SLOTS = {
+    "sex": (
+        ("Sexo", "SEXE", "sexua", "Género", "xenero", "generoa", "ſexo", "sexos", "exo"),
+        ("", "", "/Sexo", " / GÉNERO"),
+        (": ", ":", " .... ", " ", "..", "\n: "),
+        ("Varón", "H", "h", "muller", "Home", "emakumea", "Mujer/", "D", "Ж"),
+    ),
+    "age_sex": (
+        ("IDADE", "Edad", "edat", "adina", "ıdade", "İDADE", "dad"),
+        ("/", " / ", "|"),
+        ("SEXO", "sexe", "ſexo"),
+        (" .... ", ": ", " "),
+        ("76", "5", "1234"),
+        (" anos ", " ", ""),
+        ("/ ", "/", " | "),
+        ("Muller", "H", "varon"),
+    ),
+    "in_words": (
+        ("varón", "Mujer", "señor", "señora", "niño", "ſeñora", "paciente", "PACIENTE", "joven", "muchacha"),
+        (" de ", " ", "  de  ", " del "),
+        ("setenta y dos", "cuarenta", "Cuarenta y cinco", "veinte", "cien", "mil"),
+        (" años", " meses", " AÑOS", "años", " días"),
+    ),
+    "labelled": (
+        ("Edad", "EDAT", "idade", "adina", "İdade", "ıdade", "edades"),
+        ("", "", "/sexo", "/SEXE"),
+        (": ", " | ", " .... ", " ", ":"),
+        ("", "", "02/05/1950 / ", "9.9.71/"),
+        ("58", "3", "120", "1234"),
+        ("", " años", " anys", " urte", "%", " kg", ".5", "/2"),
+    ),
+    "birth": (
+        ("nac.", "Nacimiento", "nacida", "NACIDO", "F. nac.", "ac", "nacimientos"),
+        ("", " el ", "  el "),
+        (": ", "", ":"),
+        ("15.04.1939", "02/05/1950", "1-1-20", "1/1"),
+        (" (85)", " (74 años)", "(74 a)", " ( 9 anys )", " (", " 85"),
+    ),
+    "baby": (
+        ("RN", "rn", "Recién nacido", "recien  nacida", "lactante", "bebé", "hija", "gemelo", "niño", "neonata"),
+        (" de ", " ", "  de "),
+        ("3", "un", "dos", "1,5", "tres"),
+        (" días", " semanas", " h", " meses y medio", " horas"),
+        ("", "", " de evolución", " de vida", "s"),
+    ),
+    "home": (
+        ("natural de", "Reside en", "vive en", "nacido en", "residía", "RESIDENTE  EN", "domiciliada en", "ive en"),
+        (" ", "  ", "\u00a0", ""),
+        ("Lugo", "Madrid", "Vigo", "San Sebastián", "lugo", "la Coruña"),
+    ),
+    "employer": (
+        ("empresa", "Fábrica", "taller", "Bodega", "EXPLOTACIÓN", "gestoría", "mpresa", "fábricas"),
+        ("", " de", " de la", " do"),
+        (" ", "  "),
+        ("Construcciones", "Pérez", "Gil y Gil", "ACME", "Talleres del Norte", "pérez"),
+    ),
+    "company": (
+        ("Talleres", "Pérez", "Gil", "construcciones", "Bodega", "Ñu", "2", "O'Neill"),
+        ("", " y Gil", " de la Sierra", " 3"),
+        (" ", ", ", "", "  "),
+        ("S.L.", "SA", "S.A.", "SL", "S. Coop.", "SLU", "sa", "S.L.U."),
+        ("", "", "x", "."),
+    ),
+}
+
+
+def _field_texts(slots, seed: int, n: int):
+    """``n`` texts of one to three fields of ``slots``, each slot filled at random, with
+    what may stand around them (deterministic by ``seed``)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        fields = ["".join(rng.choice(slot) for slot in slots) for _ in range(rng.randint(1, 3))]
+        yield "".join(rng.choice(_AROUND) + field + rng.choice(_AROUND) for field in fields)
+
+
+def _before_letter_first():
+    """The patterns that open with common.letter_first, as they were written before
+    (the lookbehind, then the alternation, ignoring case): the reference."""
+    from deid_crf.gazetteers.spanish import UPPER
+
+    from deid_crf.deid.recognizers import ages, places, sex, work
+    from deid_crf.deid.recognizers.common import AGE_LABELS, SP
+
+    labels = "|".join(AGE_LABELS)
+    before = {
+        "sex": rf"(?<!\w){sex._LABEL}{SP}*(?:/{SP}*{sex._LABEL}{SP}*)?{sex._SEPARATOR}(?P<sex>{sex._VALUE})(?![\w/])",
+        "age_sex": rf"(?<!\w)(?:{labels}){SP}*/{SP}*{sex._LABEL}{sex._SEPARATOR}\d{{1,3}}(?:{SP}*[^\W\d_]+)?"
+        rf"{SP}*/{SP}*(?P<sex>{sex._VALUE})(?![\w/])",
+        "in_words": rf"\b(?:{'|'.join(ages._PERSONS)}){SP}+de{SP}+(?P<age>{ages.number_words.AGE}{SP}+(?:años|meses))"
+        r"(?!\w)",
+        "labelled": rf"(?<!\w)(?:{labels})(?:/(?:sexo|sexe|sexua))?{SP}*(?::|\.{{2,}}|\|)?{SP}*{ages._BIRTH_DATE_FIRST}"
+        rf"(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte)(?!\w))?)"
+        rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días))",
+        "birth": rf"(?<!\w)(?i:nac(?:\.|imiento|ido|ida)?)(?:{SP}+el)?{SP}*:?{SP}*\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}"
+        rf"{SP}*\({SP}*(?P<age>\d{{1,3}}(?:{SP}*(?i:años|anys|anos|a))?){SP}*\)",
+        "baby": rf"\b(?:{'|'.join(ages._BABIES)}){SP}+de{SP}+(?P<age>{ages._DURATION})(?!\w){ages._NOT_AN_AGE}",
+        "home": rf"(?<!\w)(?i:{'|'.join(places._HOME_CUES)}){SP}+(?P<place>{places._NAME})",
+        "employer": work._EMPLOYER.pattern.replace(
+            common.letter_first(work._WORKPLACE_HEADS), rf"(?<!\w)(?i:{'|'.join(work._WORKPLACE_HEADS)})"
+        ),
+        "company": work._COMPANY.pattern.replace(
+            rf"(?P<name>[{UPPER}](?<![\w.][{UPPER}])", rf"(?<![\w.])(?P<name>[{UPPER}]"
+        ),
+    }
+    ignoring_case = {"sex", "age_sex", "in_words", "labelled", "baby"}  # compiled with re.IGNORECASE
+    patterns = {
+        "sex": sex._SEX_FIELD,
+        "age_sex": sex._AGE_AND_SEX_FIELD,
+        "in_words": ages._IN_WORDS,
+        "labelled": ages._LABELLED,
+        "birth": ages._AFTER_BIRTH_DATE,
+        "baby": ages._AFTER_BABY,
+        "home": places._HOME_CUE,
+        "employer": work._EMPLOYER,
+        "company": work._COMPANY,
+    }
+    return {
+        name: (patterns[name], re.compile(pattern, re.IGNORECASE if name in ignoring_case else 0))
+        for name, pattern in before.items()
+    }
+
+
+def test_patterns_opening_with_their_first_letters_find_what_the_lookbehind_first_ones_find():
+    for seed, (name, (pattern, reference)) in enumerate(_before_letter_first().items()):
+        assert reference.pattern != pattern.pattern, name  # a reference written as it was, not the pattern itself
+        found = 0
+        for text in _field_texts(_FIELD_SLOTS[name], 83 + seed, 4000):
+            expected = [(m.span(), m.groups()) for m in reference.finditer(text)]
+            assert [(m.span(), m.groups()) for m in pattern.finditer(text)] == expected, (name, text)
+            found += len(expected)
+        assert found >= 300, (name, found)  # the texts do hold fields of every kind
+
+
+def test_digit_runs_the_audit_looks_for_are_those_the_lookbehind_first_pattern_finds():
+    from deid_crf.deid import audit
+
+    reference = re.compile(r"(?<!\d)\d{4,}(?!\d)")
+    found = 0
+    for text in _pieced_texts(_NUMBER_PIECES, 89, 6000, 16):
+        expected = [m.span() for m in reference.finditer(text)]
+        assert [m.span() for m in audit._DIGITS.finditer(text)] == expected, repr(text)
+        found += len(expected)
+    assert found > 1000

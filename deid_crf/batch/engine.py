@@ -956,6 +956,7 @@ def _results(
             deid = deidentifier(settings)  # loaded here once: the forked workers share it
             if deid.rules.active:
                 prepare_rules()  # built here once too, not in every worker
+            deid.prepare(mode_of(settings.fmt))
         except Exception:
             pass  # each worker fails to load it too, and reports it per document
         tasks = [(settings, chunk, memories_of(chunk)) for chunk in chunks]

@@ -45,10 +45,31 @@ def json_entities(result: Result) -> list[dict[str, Any]]:
     ]
 
 
+# One entity of to_json's document, as ``json.dumps(..., indent=2)`` lays it out.
+_ENTITY = (
+    '    {{\n      "type": {},\n      "start": {},\n      "end": {},\n      "text": {},\n'
+    '      "confidence": {},\n      "source": {}\n    }}'
+)
+
+
 def to_json(result: Result) -> str:
-    """``{"doc_id", "entities": [{type, start, end, text, confidence, source}]}``."""
-    document = {"doc_id": result.doc_id, "entities": json_entities(result)}
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    """``{"doc_id", "entities": [{type, start, end, text, confidence, source}]}``, laid out
+    as ``json.dumps(document, ensure_ascii=False, indent=2)`` lays it out, character for
+    character, but with json's C functions for the values: ``indent`` makes ``json.dumps``
+    encode in Python, a tenth of the json format's CPU on MEDDOCAN dev. The numbers of
+    all spans are encoded by one ``json.dumps`` (a number's text never holds ``", "``)."""
+    spans = result.spans
+    if not spans:
+        return json.dumps({"doc_id": result.doc_id, "entities": []}, ensure_ascii=False, indent=2) + "\n"
+    string = json.encoder.encode_basestring  # what ensure_ascii=False encodes a str with
+    numbers = json.dumps([x for s in spans for x in (s.start, s.end, s.confidence)])[1:-1].split(", ")
+    entities = ",\n".join(
+        _ENTITY.format(
+            string(s.type), *numbers[3 * i : 3 * i + 2], string(s.text), numbers[3 * i + 2], string(s.source)
+        )
+        for i, s in enumerate(spans)
+    )
+    return f'{{\n  "doc_id": {string(result.doc_id)},\n  "entities": [\n{entities}\n  ]\n}}\n'
 
 
 def to_conll(doc: Document, tokenizer: Tokenizer) -> str:

@@ -24,7 +24,13 @@ from deid_crf import resources
 from deid_crf.config import RECALL_FIRST_CANDIDATES, FeatureConfig, TaggerConfig, TokenizerConfig
 from deid_crf.estimator import Estimator, check_is_fitted
 from deid_crf.io.persistence import ModelFormat, invalid_config, read_model_dir, write_model_dir
-from deid_crf.models.candidates import CANDIDATE_KINDS, SPAN_CANDIDATES, ScoredEntity, scored_entities
+from deid_crf.models.candidates import (
+    CANDIDATE_KINDS,
+    SPAN_CANDIDATES,
+    ScoredEntity,
+    entity_token_scores,
+    scored_entities,
+)
 from deid_crf.models.card import build_card, write_card
 from deid_crf.parallel import map_chunks
 from deid_crf.scoring.meddocan import score_documents
@@ -69,16 +75,10 @@ def entity_confidences(
     table: TokenTable, labels: np.ndarray, confidences: np.ndarray
 ) -> list[list[tuple[Entity, float]]]:
     """The entities of every document of ``table`` decoded from the token ``labels``,
-    each with the mean of ``confidences`` over its tokens."""
-    cumulative = np.concatenate(([0.0], np.cumsum(confidences)))
-    scored = []
-    for d, entities in enumerate(bio.decode(table, labels)):
-        a, b = table.doc_bounds[d]
-        first = a + np.searchsorted(table.start[a:b], [e.start for e in entities])
-        last = a + np.searchsorted(table.end[a:b], [e.end for e in entities])
-        mean = (cumulative[last + 1] - cumulative[first]) / np.maximum(last + 1 - first, 1)
-        scored.append(list(zip(entities, mean.tolist(), strict=True)))
-    return scored
+    each with the mean of ``confidences`` over its tokens (only theirs are read)."""
+    entities = bio.decode(table, labels)
+    means = iter(entity_token_scores(table, entities, confidences)[0])
+    return [[(e, next(means)) for e in found] for found in entities]
 
 
 class Pipeline:

@@ -46,21 +46,36 @@ class ScoredEntity(NamedTuple):
     alternative: bool = False  # a span candidate: it may overlap any other entity
 
 
+def entity_token_scores(
+    table: TokenTable, entities: list[list[Entity]], confidences: np.ndarray
+) -> tuple[list[float], list[float]]:
+    """The mean and the lowest of ``confidences`` over each entity's tokens (the entities
+    of each document of ``table`` in text order, as :func:`~deid_crf.text.bio.decode`
+    gives them: they do not overlap), read from those tokens only (the others' may be NaN)."""
+    first, last = [], []
+    for d, found in enumerate(entities):
+        a, b = table.doc_bounds[d]
+        first.append(a + np.searchsorted(table.start[a:b], [e.start for e in found]).astype(np.int64))
+        last.append(a + np.searchsorted(table.end[a:b], [e.end for e in found]).astype(np.int64))
+    if not any(len(f) for f in first):
+        return [], []
+    firsts, lasts = np.concatenate(first), np.concatenate(last)
+    # Each entity's tokens are the even segments of these edges (its first token to the
+    # one after its last); a zero after the last token keeps every edge an index.
+    edges = np.stack([firsts, lasts + 1], axis=1).ravel()
+    padded = np.append(np.asarray(confidences, dtype=np.float64), 0.0)
+    sizes = lasts + 1 - firsts
+    mean = np.add.reduceat(padded, edges)[::2] / sizes
+    lowest = np.minimum.reduceat(padded, edges)[::2]
+    return mean.tolist(), lowest.tolist()
+
+
 def _entity_scores(
     table: TokenTable, entities: list[list[Entity]], confidences: np.ndarray, candidate: bool
 ) -> list[list[ScoredEntity]]:
-    cumulative = np.concatenate(([0.0], np.cumsum(confidences)))
-    scored = []
-    for d, found in enumerate(entities):
-        a, b = table.doc_bounds[d]
-        first = a + np.searchsorted(table.start[a:b], [e.start for e in found]).astype(np.int64)
-        last = a + np.searchsorted(table.end[a:b], [e.end for e in found]).astype(np.int64)
-        mean = (cumulative[last + 1] - cumulative[first]) / np.maximum(last + 1 - first, 1)
-        lowest = [float(confidences[i : j + 1].min()) for i, j in zip(first.tolist(), last.tolist(), strict=True)]
-        scored.append(
-            [ScoredEntity(e, m, low, candidate) for e, m, low in zip(found, mean.tolist(), lowest, strict=True)]
-        )
-    return scored
+    mean, lowest = entity_token_scores(table, entities, confidences)
+    scores = iter(zip(mean, lowest, strict=True))
+    return [[ScoredEntity(e, *next(scores), candidate) for e in found] for found in entities]
 
 
 def candidate_labels(marginals: np.ndarray, label_names: Sequence[str], threshold: float) -> np.ndarray:

@@ -30,6 +30,7 @@ from deid_crf.config import MAX_CANDIDATE_SPAN_TOKENS
 from deid_crf.featurization.featurizer import Featurizer
 from deid_crf.featurization.type_scores import TypeScores
 from deid_crf.parallel import one_blas_thread
+from deid_crf.text import bio
 from deid_crf.text.table import TokenTable
 
 # CRFsuite's model file (``crf1d_model.c``, little-endian): a 48-byte header, then
@@ -98,13 +99,14 @@ class CRFWeights:
         return np.array(self.labels, dtype=object)[best]
 
     def tag_with_confidence(self, featurizer: Featurizer, table: TokenTable) -> tuple[np.ndarray, np.ndarray]:
-        """The best label of every token of ``table`` (as :meth:`tag`) and its
-        marginal probability (as CRFsuite's ``Tagger.marginal``)."""
+        """The best label of every token of ``table`` (as :meth:`tag`) and, where that
+        label puts the token in an entity (any label but ``O``), its marginal
+        probability (as CRFsuite's ``Tagger.marginal``; :func:`label_confidences`);
+        NaN for the ``O`` tokens, whose confidence no output shows."""
         scores = self.scores(featurizer, table)
         best = viterbi(scores, self.transitions, table.sent_bounds)
-        confidence = np.zeros(len(best), dtype=np.float64)
-        for tokens, probabilities in _block_marginals(scores, self.transitions, table.sent_bounds, best):
-            confidence[tokens] = probabilities
+        outside = self.labels.index(bio.OUTSIDE) if bio.OUTSIDE in self.labels else -1
+        confidence = label_confidences(scores, self.transitions, table.sent_bounds, best, best != outside)
         return np.array(self.labels, dtype=object)[best], confidence
 
     def tag_with_marginals(
@@ -264,18 +266,43 @@ def marginals(scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarr
 
 
 def _block_marginals(
-    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray, labels: np.ndarray | None = None
+    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray
 ) -> Iterator[tuple[slice, np.ndarray]]:
     """:func:`marginals` of the tokens of each block of sentences (:func:`sentence_blocks`):
-    the block's token range and its rows (zeros for tokens outside every sentence); with
-    ``labels`` (one per token), only each token's marginal of its label."""
+    the block's token range and its rows (zeros for tokens outside every sentence)."""
     bounds = _sentences(sent_bounds)
     if len(scores) == 0 or len(bounds) == 0:
         return
     for block in sentence_blocks(bounds):
         lo, hi = _block_range(bounds[block])
         messages = forward_backward(scores[lo:hi], transitions, bounds[block] - lo)
-        yield slice(lo, hi), _normalised(*messages, None if labels is None else labels[lo:hi])
+        yield slice(lo, hi), _normalised(*messages)
+
+
+def label_confidences(
+    scores: np.ndarray, transitions: np.ndarray, sent_bounds: np.ndarray, labels: np.ndarray, wanted: np.ndarray
+) -> np.ndarray:
+    """Per token where ``wanted`` is true, its :func:`marginals` of its label in ``labels``
+    (the same numbers; 0 outside every sentence); NaN where it is false. Forward–backward
+    runs only over the sentences holding a wanted token, gathered a block at a time
+    (:func:`sentence_blocks`) into consecutive rows: for the tokens of entities, a third
+    of MEDDOCAN's tokens, in half of its sentences, and the shortest ones."""
+    confidence = np.where(wanted, 0.0, np.nan)
+    bounds = _sentences(sent_bounds)
+    if len(bounds) == 0 or not wanted.any():
+        return confidence
+    seen = np.concatenate(([0], np.cumsum(wanted)))
+    bounds = bounds[seen[bounds[:, 1]] > seen[bounds[:, 0]]]
+    for block in sentence_blocks(bounds):
+        lengths = bounds[block, 1] - bounds[block, 0]
+        ends = np.cumsum(lengths)
+        starts = ends - lengths
+        rows = np.repeat(bounds[block, 0] - starts, lengths) + np.arange(int(ends[-1]))
+        log_alpha, log_beta = forward_backward(scores[rows], transitions, np.stack([starts, ends], axis=1))
+        chosen = np.flatnonzero(wanted[rows])
+        tokens = rows[chosen]
+        confidence[tokens] = _normalised(log_alpha[chosen], log_beta[chosen], labels[tokens])
+    return confidence
 
 
 def _normalised(log_alpha: np.ndarray, log_beta: np.ndarray, labels: np.ndarray | None = None) -> np.ndarray:

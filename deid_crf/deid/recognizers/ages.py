@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers import number_words
-from deid_crf.deid.recognizers.common import SP, Match
+from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first
 from deid_crf.deid.recognizers.relatives import KIN_WORD
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
@@ -41,12 +41,15 @@ _NUMBER = (
 )
 _UNIT = r"(?:horas?|h|días?|dias?|semanas?|meses|mes)"
 _DURATION = rf"{_NUMBER}{SP}*{_UNIT}(?:{SP}+y{SP}+(?:medio|media|{_NUMBER}{SP}*{_UNIT}))?"
-_BABY = rf"(?:reci[ée]n{SP}+nacid[oa]|RN|neonato|neonata|lactante|beb[ée]|niñ[oa]|var[óo]n|hij[oa]|gemel[oa])"
+_BABIES = (
+    *(rf"reci[ée]n{SP}+nacid[oa]", "RN", "neonato", "neonata", "lactante", "beb[ée]", "niñ[oa]", "var[óo]n"),
+    *("hij[oa]", "gemel[oa]"),
+)
 
 _OF_LIFE = re.compile(rf"(?<![\w.,])(?P<age>{_DURATION})(?!\w){SP}+de{SP}+vida\b", re.IGNORECASE)
 # ``niño de 3 días de evolución``: a duration of something else.
 _NOT_AN_AGE = rf"(?!{SP}+de{SP}+(?:evoluci|duraci|fiebre|ingreso|tratamiento|estancia|seguimiento|gestaci))"
-_AFTER_BABY = re.compile(rf"\b{_BABY}{SP}+de{SP}+(?P<age>{_DURATION})(?!\w){_NOT_AN_AGE}", re.IGNORECASE)
+_AFTER_BABY = re.compile(rf"{letter_first(_BABIES)}(?i:{SP}+de{SP}+(?P<age>{_DURATION})(?!\w){_NOT_AN_AGE})")
 
 
 # Every match of _OF_LIFE holds "vida" (ignoring case, as it does): a text without it,
@@ -62,11 +65,15 @@ def find_young_ages(text: str) -> Iterator[Match]:
         yield start, end, AGE
 
 
-_PERSON = (
-    r"(?:var[óo]n|mujer|hombre|paciente|señora?|niñ[oa]|chic[oa]|ancian[oa]|adolescente|joven|muchach[oa]"
-    r"|lactante)"
+_PERSONS = (
+    *("var[óo]n", "mujer", "hombre", "paciente", "señora?", "niñ[oa]", "chic[oa]", "ancian[oa]", "adolescente"),
+    *("joven", "muchach[oa]", "lactante"),
 )
-_IN_WORDS = re.compile(rf"\b{_PERSON}{SP}+de{SP}+(?P<age>{number_words.AGE}{SP}+(?:años|meses))(?!\w)", re.IGNORECASE)
+# Opening with the person word's first letter (common.letter_first): re skips to the
+# next letter that can open one in C.
+_IN_WORDS = re.compile(
+    rf"{letter_first(_PERSONS)}(?i:{SP}+de{SP}+(?P<age>{number_words.AGE}{SP}+(?:años|meses))(?!\w))"
+)
 # "Edad: 58 años", "Edat: 34 anys", "Idade: 83 anos", "Adina: 40 urte", "edad 58": the
 # number and its unit; not "Edad gestacional" nor "edad de inicio". A form may write the
 # field with dot leaders or as a table cell, the birth date first (``F. nac. / Edat ......
@@ -74,15 +81,15 @@ _IN_WORDS = re.compile(rf"\b{_PERSON}{SP}+de{SP}+(?P<age>{number_words.AGE}{SP}+
 # (``IDADE/SEXO .... 76 anos / Muller``).
 _BIRTH_DATE_FIRST = rf"(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*/{SP}*)?"
 _LABELLED = re.compile(
-    rf"(?<!\w)(?:edad|edat|idade|adina)(?:/(?:sexo|sexe|sexua))?{SP}*(?::|\.{{2,}}|\|)?{SP}*{_BIRTH_DATE_FIRST}"
+    rf"{letter_first(AGE_LABELS)}(?i:(?:/(?:sexo|sexe|sexua))?{SP}*(?::|\.{{2,}}|\|)?{SP}*{_BIRTH_DATE_FIRST}"
     rf"(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte)(?!\w))?)"
-    rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días))",
-    re.IGNORECASE,
+    rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días)))"
 )
 # The age in brackets after a birth date (``F. nac.: 15.04.1939 (85)``, ``nacida el
 # 02/05/1950 (74 años)``).
+_BIRTH = letter_first([r"nac(?:\.|imiento|ido|ida)?"])
 _AFTER_BIRTH_DATE = re.compile(
-    rf"(?<!\w)(?i:nac(?:\.|imiento|ido|ida)?)(?:{SP}+el)?{SP}*:?{SP}*\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*"
+    rf"{_BIRTH}(?:{SP}+el)?{SP}*:?{SP}*\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*"
     rf"\({SP}*(?P<age>\d{{1,3}}(?:{SP}*(?i:años|anys|anos|a))?){SP}*\)"
 )
 

@@ -32,6 +32,9 @@ OTHER_SUBJECT = "OTROS_SUJETO_ASISTENCIA"
 INSTITUTION = "INSTITUCION"
 DATE = "FECHAS"
 
+# An age field's label in Spanish, Catalan, Galician and Basque (ages and sex fields).
+AGE_LABELS = ("edad", "edat", "idade", "adina")
+
 # Spaces that do not break a line.
 SP = rf"[^\S{re.escape(text_document.LINE_BREAKS)}]"
 LINE_BREAKS = re.compile(f"[{re.escape(text_document.LINE_BREAKS)}]")
@@ -76,13 +79,10 @@ def lines(text: str) -> Iterator[tuple[int, str]]:
     yield start, text[start:]
 
 
-def by_first_letter(alternatives: Sequence[str]) -> str:
-    """``(?:a|b|…)`` over ``alternatives`` (patterns that each open with a letter),
-    grouped by that letter: ``(?:m(?:adre|arido)|p(?:adre)|…)``. The same strings match
-    in the same order of preference (a letter group holds its alternatives in their
-    order, and the groups' letters exclude one another even ignoring case), but ``re``
-    tries one branch per letter at each position instead of every alternative, as it
-    does not factor a long alternation itself."""
+def _letter_groups(alternatives: Sequence[str]) -> dict[str, list[str]]:
+    """``alternatives`` (patterns that each open with a letter) grouped by that letter in
+    lower case, each group's in their order and without the letter; letters that match
+    the same character ignoring case are refused."""
     groups: dict[str, list[str]] = {}
     for alternative in alternatives:
         letter = alternative[:1]
@@ -94,7 +94,40 @@ def by_first_letter(alternatives: Sequence[str]) -> str:
         for b in letters[i + 1 :]:
             if re.fullmatch(re.escape(a), b, re.IGNORECASE) or re.fullmatch(re.escape(b), a, re.IGNORECASE):
                 raise ValueError(f"letters {a!r} and {b!r} match the same character")
+    return groups
+
+
+def by_first_letter(alternatives: Sequence[str]) -> str:
+    """``(?:a|b|…)`` over ``alternatives`` (patterns that each open with a letter),
+    grouped by that letter: ``(?:m(?:adre|arido)|p(?:adre)|…)``. The same strings match
+    in the same order of preference (a letter group holds its alternatives in their
+    order, and the groups' letters exclude one another even ignoring case), but ``re``
+    tries one branch per letter at each position instead of every alternative, as it
+    does not factor a long alternation itself."""
+    groups = _letter_groups(alternatives)
     return "(?:" + "|".join(f"{letter}(?:{'|'.join(rest)})" for letter, rest in groups.items()) + ")"
+
+
+# The characters besides a letter's own two cases that ``re`` takes for one ignoring
+# case: U+0130 and U+0131 for i, U+017F for s, U+212A for k, U+212B for å, U+1E9E for ß
+# (tests/test_rule_prefilters.py checks every character against these).
+_CASE_EXTRAS = "\u0130\u0131\u017f\u212a\u212b\u1e9e"
+
+
+def letter_first(alternatives: Sequence[str]) -> str:
+    """``(?<!\\w)(?i:a|b|…)`` over ``alternatives`` (patterns that each open with a
+    letter) written to open with a class of the characters that open one, in either
+    case: ``[mMpP](?<!\\w.)(?i:(?<=m)(?:adre|arido)|(?<=p)(?:adre))``. The same matches,
+    in the same order of preference (as :func:`by_first_letter`), but ``re`` skips in C
+    to the next character of the class instead of trying the alternation at every
+    position. The class is case-sensitive: the pattern holding it must not be compiled
+    with ``re.IGNORECASE`` (its ``(?i:…)`` parts say where case is ignored)."""
+    groups = _letter_groups(alternatives)
+    opening = sorted(
+        {c for letter in groups for c in {letter, letter.upper(), *_CASE_EXTRAS} if re.fullmatch(letter, c, re.I)}
+    )
+    branches = "|".join(f"(?<={letter})(?:{'|'.join(rest)})" for letter, rest in groups.items())
+    return f"[{''.join(opening)}](?<!\\w.)(?i:{branches})"
 
 
 def listed_names(files: Iterable[str], key: Callable[[str], str]) -> frozenset[str]:

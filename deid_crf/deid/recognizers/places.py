@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char, listed_names
+from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char, letter_first, listed_names
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
@@ -94,11 +94,14 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return sorted([s for s in spans if (s.start, s.end) not in replaced] + added)
 
 
-_HOME_CUE = re.compile(
-    rf"(?<!\w)(?i:natural{SP}+de|originari[oa]{SP}+de|oriund[oa]{SP}+de|procedente{SP}+de"
-    rf"|nacid[oa]{SP}+en|residente{SP}+en|reside{SP}+en|residía{SP}+en|vive{SP}+en|vivía{SP}+en"
-    rf"|afincad[oa]{SP}+en|empadronad[oa]{SP}+en|domiciliad[oa]{SP}+en){SP}+(?P<place>{_NAME})"
+# Opening with the cue's first letter (common.letter_first): re skips to the next
+# letter that can open one in C instead of trying the cues at every position.
+_HOME_CUES = (
+    *(f"natural{SP}+de", f"originari[oa]{SP}+de", f"oriund[oa]{SP}+de", f"procedente{SP}+de", f"nacid[oa]{SP}+en"),
+    *(f"residente{SP}+en", f"reside{SP}+en", f"residía{SP}+en", f"vive{SP}+en", f"vivía{SP}+en"),
+    *(f"afincad[oa]{SP}+en", f"empadronad[oa]{SP}+en", f"domiciliad[oa]{SP}+en"),
 )
+_HOME_CUE = re.compile(rf"{letter_first(_HOME_CUES)}{SP}+(?P<place>{_NAME})")
 # Words that open a name which is not a place after those cues.
 # (an address is the street rules' and the model's: "domiciliado en C/ Esquíroz").
 _NOT_PLACE = (
@@ -166,33 +169,47 @@ def _regions_by_first_word() -> dict[str, tuple[str, ...]]:
 
 
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
-_CAPITALISED = re.compile(rf"(?<!\w)[{UPPER}][^\W\d_]*")
+# A capitalised word: its capital is looked for first and what precedes it checked
+# after (``[A-Z](?<!\w[A-Z])``, not ``(?<!\w)[A-Z]``), the same words, but ``re`` skips
+# to the next capital in C instead of trying every position (half the time).
+_CAPITALISED = re.compile(rf"[{UPPER}](?<!\w[{UPPER}])[^\W\d_]*")
 
 
-def _find_listed(text: str, by_first: dict[str, tuple[str, ...]], entity_type: str) -> Iterator[Match]:
+def _capitalised_words(text: str) -> list[tuple[int, str]]:
+    """Where each capitalised word of ``text`` starts, and its :func:`_key`: what both
+    lists are looked up with (found once for both)."""
+    return [(m.start(), _key(m.group())) for m in _CAPITALISED.finditer(text)]
+
+
+def _find_listed(
+    text: str, by_first: dict[str, tuple[str, ...]], entity_type: str, words: list[tuple[int, str]] | None = None
+) -> Iterator[Match]:
     """Every capitalised name of ``by_first`` (see :func:`_by_first_word`), longest
-    first, that is not part of a longer word or after a stain's colour (``rojo Congo``)."""
+    first, that is not part of a longer word or after a stain's colour (``rojo Congo``);
+    ``words``: the :func:`_capitalised_words` of ``text``, when already found."""
     position = 0
-    for m in _CAPITALISED.finditer(text):
-        if m.start() < position or (names := by_first.get(_key(m.group()))) is None:
+    for start, key in _capitalised_words(text) if words is None else words:
+        if start < position or (names := by_first.get(key)) is None:
             continue
         for name in names:
-            end = m.start() + len(name)  # _key keeps one character per character
-            if _key(text[m.start() : end]) == name and not (end < len(text) and is_word_char(text[end])):
-                if not _EPONYM_BEFORE.search(text, max(0, m.start() - 20), m.start()):
-                    yield m.start(), end, entity_type
+            end = start + len(name)  # _key keeps one character per character
+            if _key(text[start:end]) == name and not (end < len(text) and is_word_char(text[end])):
+                if not _EPONYM_BEFORE.search(text, max(0, start - 20), start):
+                    yield start, end, entity_type
                 position = end
                 break
 
 
-def find_country_names(text: str) -> Iterator[Match]:
-    """Every capitalised country name of the lists (see the module), longest first."""
-    return _find_listed(text, _countries_by_first_word(), COUNTRY)
+def find_country_names(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
+    """Every capitalised country name of the lists (see the module), longest first
+    (``words``: see :func:`_find_listed`)."""
+    return _find_listed(text, _countries_by_first_word(), COUNTRY, words)
 
 
-def find_region_names(text: str) -> Iterator[Match]:
-    """Every capitalised name of a Spanish province, community or island, longest first."""
-    return _find_listed(text, _regions_by_first_word(), TERRITORY)
+def find_region_names(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
+    """Every capitalised name of a Spanish province, community or island, longest first
+    (``words``: see :func:`_find_listed`)."""
+    return _find_listed(text, _regions_by_first_word(), TERRITORY, words)
 
 
 def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -200,7 +217,8 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     and a TERRITORIO span on each Spanish province, community or island that no span
     overlaps, and each TERRITORIO span that is exactly a country's name retyped PAIS."""
     coverage = Coverage((s.start, s.end) for s in spans)
-    countries = {(start, end) for start, end, _ in find_country_names(text)}
+    words = _capitalised_words(text)
+    countries = {(start, end) for start, end, _ in find_country_names(text, words)}
     out = [
         PHISpan(s.start, s.end, COUNTRY, s.confidence, RULE)
         if s.type == TERRITORY and (s.start, s.end) in countries
@@ -208,7 +226,7 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         for s in spans
     ]
     added_end = 0  # countries and regions are separate lists: keep the first of two that overlap
-    for start, end, entity_type in sorted([*((a, b, COUNTRY) for a, b in countries), *find_region_names(text)]):
+    for start, end, entity_type in sorted([*((a, b, COUNTRY) for a, b in countries), *find_region_names(text, words)]):
         if start >= added_end and not coverage.overlaps(start, end):
             out.append(PHISpan(start, end, entity_type, 1.0, RULE))
             added_end = end

@@ -38,6 +38,7 @@ from deid_crf.deid.recognizers.common import (
     Match,
     by_first_letter,
     finditer_at,
+    letter_first,
     line_before,
     starts_before,
 )
@@ -266,8 +267,11 @@ def professions_with_their_complement(text: str, spans: Sequence[PHISpan]) -> li
 
 _FORM = r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT|SA|SCCL)"
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*|[0-9]+)"
+# The name's first capital looked for first and what precedes it checked after
+# (``[A-Z](?<![\w.][A-Z])``, not ``(?<![\w.])[A-Z]``): the same matches, but re skips
+# to the next capital in C.
 _COMPANY = re.compile(
-    rf"(?<![\w.])(?P<name>[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
+    rf"(?P<name>[{UPPER}](?<![\w.][{UPPER}])[^\W_]*(?:['’&.-][^\W_]+)*"
     rf"(?:{SP}+(?:(?:de|del|y|e|&|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?{_NAME_WORD}){{0,5}})"
     rf"{SP}*,?{SP}+(?P<form>{_FORM.replace('{SP}', SP)})(?![^\W_])"
 )
@@ -310,8 +314,10 @@ _WORKPLACE_HEADS = (
     "explotación",
 )
 _WORK_CUE = re.compile(r"trabaj|treball|traball|emplead|contratad|jubilad|autónom|profesión|enólog|dependient")
+# Opening with the head's first letter (common.letter_first): re skips to the next
+# letter that can open one in C instead of trying the heads at every position.
 _EMPLOYER = re.compile(
-    rf"(?<!\w)(?i:{'|'.join(_WORKPLACE_HEADS)})(?:{SP}+(?:de|del|de{SP}+la|do|da))?{SP}+"
+    rf"{letter_first(_WORKPLACE_HEADS)}(?:{SP}+(?:de|del|de{SP}+la|do|da))?{SP}+"
     rf"(?P<name>[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
     rf"(?:{SP}+(?:(?:de|del|y|e|i|do|da|de{SP}+la|de{SP}+los){SP}+)?{_NAME_WORD}){{0,4}})"
 )
