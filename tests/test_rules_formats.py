@@ -19,7 +19,7 @@ from deid_crf.deid.recognizers.sex import find_labelled_sex
 from deid_crf.deid.recognizers.work import find_professions, occupation_words
 from deid_crf.deid.rules import RuleLayer
 from deid_crf.deid.surrogates import shift_date_text
-from deid_crf.text.spans import MODEL, PHISpan
+from deid_crf.text.spans import CANDIDATE, MODEL, PHISpan
 
 EMPLOYEE, PATIENT_ID = "ID_EMPLEO_PERSONAL_SANITARIO", "ID_SUJETO_ASISTENCIA"
 
@@ -375,3 +375,11 @@ def test_family_headings_are_no_relatives(text: str, kept: bool):
         for s in RuleLayer(propagate=False).apply(text, [span(text, word, "FAMILIARES_SUJETO_ASISTENCIA")])
     ]
     assert (word in got) == kept
+
+
+def test_a_trimmed_candidate_stays_a_candidate():
+    text = "NHC: 745120.\nFecha de ingreso: ayer."
+    at = text.index("Fecha de")
+    candidate = PHISpan(at, at + len("Fecha de"), "NOMBRE_SUJETO_ASISTENCIA", 0.001, CANDIDATE)
+    got = RuleLayer(propagate=False).apply(text, [candidate])
+    assert [(text[s.start : s.end], s.source) for s in got if s.start >= at] == [("Fecha", CANDIDATE)]

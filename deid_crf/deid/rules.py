@@ -108,7 +108,7 @@ from deid_crf.deid.recognizers.work import (
     professions_with_their_complement,
 )
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, PARTICLES, SPECIALTY_WORDS, normalize
-from deid_crf.text.spans import OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
+from deid_crf.text.spans import CANDIDATE, OFF, PRIORITIES, PROPAGATED, RULE, RULES_FIRST, UNION, PHISpan, combine
 
 __all__ = [
     "DEFAULT_OTHER",
@@ -470,7 +470,10 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         end -= 1
     while (tail := _TRAILING_FUNCTION_WORD.search(text, span.start, end)) and tail.start() > span.start:
         end = tail.start()
-    return span if end == span.end else replace(span, end=end, source=RULE)
+    if end == span.end:
+        return span
+    # A recall-first candidate stays one (its source says it is off the best path).
+    return replace(span, end=end, source=span.source if span.source == CANDIDATE else RULE)
 
 
 # A lower-case preposition, article or possessive that ends a span ("trabajadora social de
