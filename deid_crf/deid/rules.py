@@ -80,6 +80,7 @@ from deid_crf.deid.recognizers.national_ids import (
     find_nass,
     nass_is_valid,
 )
+from deid_crf.deid.recognizers.non_entities import is_family_heading, is_unit
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
     COUNTRY,
@@ -425,8 +426,8 @@ class RuleLayer:
                 s
                 for s in map(partial(_tidy_edges, text), spans)
                 if not _is_field_label(text[s.start : s.end])
-                and not _is_unit(text, s)
-                and not _is_family_heading(text, s)
+                and not is_unit(text, s)
+                and not is_family_heading(text, s)
             ]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
@@ -480,40 +481,6 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
 # su", "barrio de", "mediadora intercultural de"): the model ran on into the next phrase.
 # MEDDOCAN train and dev: no span ends in one (a street's "2 A" is a capital).
 _TRAILING_FUNCTION_WORD = re.compile(r"\s+(?:de|del|su|sus|la|el|los|las|en|y|que|al|con|por|para)$")
-
-
-def _is_unit(text: str, span: PHISpan) -> bool:
-    """A hospital's unit that the model took for a hospital or a body: a day hospital
-    (``Hospital de Día de Diabetes``, ``Hospital de Dia Oncològic``, or its ``Día de …``
-    after ``Hospital de``) or a ``Unidad``/``Unitat``/``Unidade`` (``Unitat de Treball
-    Social Sanitari``); services and units are no PHI (MEDDOCAN train and dev: the two
-    day hospitals in their text are not annotated, and no INSTITUCION span opens so)."""
-    if span.type == "HOSPITAL":
-        return bool(
-            _DAY_HOSPITAL.match(text, span.start)
-            or (_DAY.match(text, span.start) and _HOSPITAL_OF.search(text, max(0, span.start - 15), span.start))
-        )
-    return span.type == "INSTITUCION" and bool(_UNIT.match(text, span.start))
-
-
-def _is_family_heading(text: str, span: PHISpan) -> bool:
-    """``familia`` or ``familiares`` as a label or a heading (``Familiares: padre
-    fallecido``, ``FAMILIA`` alone on its line), not a mention of the relatives: MEDDOCAN
-    train annotates 36 of 51 ``familia`` in running text and none of 8 ``familiares:``."""
-    if not _FAMILY_WORD.fullmatch(text, span.start, span.end) or not (after := _FIELD_END.match(text, span.end)):
-        return False
-    return after.group(1) == ":" or bool(_LINE_START.search(text, max(0, span.start - 40), span.start))
-
-
-_FAMILY_WORD = re.compile(r"(?i:familia(?:res)?)")
-_FIELD_END = re.compile(r"[ \t]*(:|\n|\Z)")
-_LINE_START = re.compile(r"(?:^|\n)[ \t\d.)\-•]*$")
-
-
-_DAY_HOSPITAL = re.compile(r"(?i:hospital)\s+(?i:de)\s+(?i:d[ií]a)(?![^\W_])")
-_DAY = re.compile(r"(?i:d[ií]a)(?![^\W_])")
-_HOSPITAL_OF = re.compile(r"(?i:hospital)\s+(?i:de)\s+$")
-_UNIT = re.compile(r"(?i:unidad|unitat|unidade)(?![^\W_])")
 
 
 def _spans_of(recognizers: Iterable[Recognizer], text: str) -> list[PHISpan]:
