@@ -58,7 +58,7 @@ from deid_crf.deid.recognizers.common import (
 )
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms
-from deid_crf.deid.recognizers.institutions import find_institutions, organisations
+from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids, labels_cut_from_ids
 from deid_crf.deid.recognizers.names import (
@@ -197,7 +197,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
         ),
         Recognizer("date", (DATE,), find_dates, "numeric, ISO, Roman-month and written dates"),
         Recognizer("institution", (INSTITUTION,), find_institutions, "health services, national bodies, town councils"),
-        Recognizer("hospital_acronym", ("HOSPITAL",), find_hospital_acronyms, "hospital acronyms alone: del HUCA"),
+        Recognizer("hospital_acronym", (HOSPITAL,), find_hospital_acronyms, "hospital acronyms alone: del HUCA"),
         Recognizer("neighbourhood", (TERRITORY,), find_neighbourhoods, "the name after barrio de, del or de la"),
         Recognizer("home_place", (COUNTRY, TERRITORY), find_home_places, "the place after natural de, reside en…"),
         Recognizer(

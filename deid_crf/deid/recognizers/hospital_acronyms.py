@@ -8,7 +8,8 @@ Universitario: CHUAC, CHUVI, CHUS), and notes name them so without the full name
 job). No clinical acronym of that shape is common but ``HUS`` (síndrome hemolítico-urémico);
 words and names of that shape (``HUGO``, ``HUERTA``) are left out by a list, and in a line of
 capitals (a header, a surname-first name) nothing is proposed, since there any word is
-capitalised. MEDDOCAN train and dev: 3 such tokens, all gold HOSPITAL spans. Hospitals
+capitalised. MEDDOCAN train and dev: 3 such tokens, 2 of them gold HOSPITAL spans and the
+third (``acude al HUCA``) left unannotated. Hospitals
 named otherwise (``HMO``, ``del Regional``) are left to the model: their acronyms clash
 with clinical ones.
 """
@@ -19,8 +20,7 @@ import re
 from collections.abc import Iterator
 
 from deid_crf.deid.recognizers.common import Match
-
-HOSPITAL = "HOSPITAL"
+from deid_crf.deid.recognizers.institutions import HOSPITAL
 
 _ACRONYM = re.compile(r"(?<![\w\-/.])(?:C?HU[A-Z]{1,4}|H12O)(?![\w\-/])")
 # Words, names and clinical acronyms of the same shape.

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from deid_crf.deid.recognizers.common import INSTITUTION
+from deid_crf.deid.recognizers.institutions import HOSPITAL
 from deid_crf.text.spans import PHISpan
 
 
@@ -16,12 +18,12 @@ def is_unit(text: str, span: PHISpan) -> bool:
     after ``Hospital de``) or a ``Unidad``/``Unitat``/``Unidade`` (``Unitat de Treball
     Social Sanitari``); services and units are no PHI (MEDDOCAN train and dev: the two
     day hospitals in their text are not annotated, and no INSTITUCION span opens so)."""
-    if span.type == "HOSPITAL":
+    if span.type == HOSPITAL:
         return bool(
             _DAY_HOSPITAL.match(text, span.start)
             or (_DAY.match(text, span.start) and _HOSPITAL_OF.search(text, max(0, span.start - 15), span.start))
         )
-    return span.type == "INSTITUCION" and bool(_UNIT.match(text, span.start))
+    return span.type == INSTITUTION and bool(_UNIT.match(text, span.start))
 
 
 def is_family_heading(text: str, span: PHISpan) -> bool:
