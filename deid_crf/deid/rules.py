@@ -61,6 +61,7 @@ from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms
 from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.marks import find_tattoos
 from deid_crf.deid.recognizers.names import (
     STAFF,
     completed_names,
@@ -205,6 +206,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
         ),
         Recognizer("company", (OTHER_SUBJECT,), find_companies, "a company by its legal form: … S.L., … SA.U."),
         Recognizer("employer", (OTHER_SUBJECT,), find_employers, "the name after a workplace: la fábrica de …"),
+        Recognizer("tattoo", (OTHER_SUBJECT,), find_tattoos, "a described tattoo: tatuaje de un ancla en la muñeca"),
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
         Recognizer("staff_field", (STAFF,), find_labelled_staff, "the name in a Médico:/Responsable clínico: field"),
         Recognizer(
