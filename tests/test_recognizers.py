@@ -1100,3 +1100,16 @@ def test_labels_cut_from_ids(text: str, span: tuple[str, str], want: tuple[str, 
     start = text.index(span[0])
     (out,) = labels_cut_from_ids(text, [PHISpan(start, start + len(span[0]), span[1])])
     assert (text[out.start : out.end], out.type) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Antecedentes familiares: su ama fue intervenida de un melanoma.", ["ama"]),  # Basque: mother
+        ("Profesión: su ama de casa habitual", []),  # housewife
+        ("Es ama de casa.", []),
+        ("La ama de llaves la acompaña.", []),
+    ],
+)
+def test_basque_mother_after_a_possessive(text, expected):
+    assert [text[s.start : s.end] for s in relatives(text, [])] == expected

@@ -141,10 +141,12 @@ _AGE_AFTER_RELATIVE = re.compile(rf"{SP}*,?{SP}*(?:de|con){SP}+")
 
 # A partner: words that also mean "woman", "man" or "couple" name one only after a
 # possessive (``su mujer``, ``la seva dona``, ``o seu home``, ``a súa muller``), and
-# MEDDOCAN train annotates them there (``su mujer`` 2 of 2, ``su pareja`` 3 of 3).
+# MEDDOCAN train annotates them there (``su mujer`` 2 of 2, ``su pareja`` 3 of 3). So does
+# the Basque ``ama`` (mother; Spanish ``ama de casa``): ``su ama fue intervenida``.
 _POSSESSIVE = r"(?:su|sus|mi|mis|tu|seva|seua|seu|súa|sua|nuestr[oa])"
 _PARTNER = re.compile(
-    rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|compañer[oa]{SP}+sentimental)"
+    rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|compañer[oa]{SP}+sentimental"
+    rf"|ama(?!{SP}+de{SP}+(?:casa|llaves|cr[ií]a)))"
     rf"(?![\w\-:])(?!{SP}*:)",
     re.IGNORECASE,
 )
