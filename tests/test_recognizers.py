@@ -15,7 +15,7 @@ from deid_crf.deid.recognizers.institutions import (
     organisations,
 )
 from deid_crf.deid.recognizers.internet import find_ips, find_urls
-from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids, staff_numbers_after_names
 from deid_crf.deid.recognizers.names import (
     find_labelled_staff,
     given_names_after_comma,
@@ -1113,3 +1113,27 @@ def test_labels_cut_from_ids(text: str, span: tuple[str, str], want: tuple[str, 
 )
 def test_basque_mother_after_a_possessive(text, expected):
     assert [text[s.start : s.end] for s in relatives(text, [])] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "want"),
+    [
+        ("Enf.: Pilar Gimeno Lacasa (ID 0021784)\n", "Pilar Gimeno Lacasa", ["0021784"]),
+        ("Enf. triaje: R. Benhamú — nº 3391\nConstantes", "R. Benhamú", ["3391"]),
+        ("Técnico: X. Castro (TSID, nº T-0918)\n", "X. Castro", ["T-0918"]),
+        # a collegiate label is its own field; a number far from the name is not the name's
+        ("Dr. Juan Pérez NºCol: 28 28 49712", "Juan Pérez", []),
+        ("Dr. Juan Pérez (nº col. 2828)", "Juan Pérez", []),
+        ("Dr. Juan Pérez revisa la placa nº 3391", "Juan Pérez", []),
+    ],
+)
+def test_staff_numbers_after_names(text: str, name: str, want: list[str]):
+    start = text.index(name)
+    spans = [PHISpan(start, start + len(name), "NOMBRE_PERSONAL_SANITARIO", 0.9, MODEL)]
+    out = staff_numbers_after_names(text, spans)
+    assert [text[s.start : s.end] for s in out if s.type == EMPLOYEE_ID] == want
+
+
+def test_a_gp_list_number_of_seven_digits():
+    text = "dr. carlos mora — cupo 4503017 — col. 45/4503672"
+    assert ("4503017", EMPLOYEE_ID) in [(text[a:b], t) for a, b, t in find_labelled_ids(text)]

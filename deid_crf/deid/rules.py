@@ -60,7 +60,13 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms
 from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
-from deid_crf.deid.recognizers.labelled_ids import BIOMETRIC_ID, find_collegiate, find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.labelled_ids import (
+    BIOMETRIC_ID,
+    find_collegiate,
+    find_labelled_ids,
+    labels_cut_from_ids,
+    staff_numbers_after_names,
+)
 from deid_crf.deid.recognizers.marks import find_tattoos
 from deid_crf.deid.recognizers.names import (
     STAFF,
@@ -419,7 +425,7 @@ class RuleLayer:
             spans = joined_places(text, split_at_slashes(text, spans))
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
-            spans = entry_signatures(text, spans)
+            spans = staff_numbers_after_names(text, entry_signatures(text, spans))
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
             spans = professions_in_apposition(text, spans)
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))

@@ -123,7 +123,7 @@ FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True),
     # "Nº de profesional: …", "código profesional …", a GP's list ("cupo 1203": the notes).
     Field(rf"(?i:(?:{_NUMBER_SIGN}|c[oó]d(?:igo|\.)){_OF}(?:profesional|trabajador(?:/a)?))", EMPLOYEE_ID),
-    Field(r"(?i:cupo)", EMPLOYEE_ID, word=True, shape=r"(?!(?:19|20)[0-9]{2}$)[0-9]{4,6}"),  # not a year
+    Field(r"(?i:cupo)", EMPLOYEE_ID, word=True, shape=r"(?!(?:19|20)[0-9]{2}$)[0-9]{4,8}"),  # not a year
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}socio)", OTHER_ID),
     # "nº de federado", "código de donante": member and donor numbers (P27.1).
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}donante)", OTHER_ID),
@@ -267,3 +267,29 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             span = replace(span, start=where[0], end=where[1], type=field.type, source=RULE)
         out.append(span)
     return out
+
+
+STAFF = "NOMBRE_PERSONAL_SANITARIO"
+# A number labelled only ``nº`` or ``ID`` right after a staff member's name, in brackets
+# or after a dash, with the role between them or not (``Enf.: Pilar Gimeno (ID 0021784)``,
+# ``Enf. triaje: R. Benhamú — nº 3391``, ``X. Castro (TSID, nº T-0918)``): the person's
+# employee number (P21.1). ``NºCol``/``col.`` numbers are the collegiate labels' (another
+# field of :data:`FIELDS`), which the bare ``nº`` before digits never is.
+_STAFF_NUMBER = re.compile(
+    rf"{SP}*(?:[(\[]|[—–-]){SP}*(?:[A-Z]{{2,5}}\.?,{SP}*)?(?:(?i:n[º°]\.?|n\.[º°]|id)|ID){SP}*:?{SP}*"
+    rf"(?P<value>(?:[A-Z]{{1,3}}-)?\d{{3,8}})(?![\w/.-]\w)"
+)
+
+
+def staff_numbers_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with the number labelled ``nº`` or ``ID`` right after a staff name added
+    as an employee number, where no span covers it (see above)."""
+    taken = [(s.start, s.end) for s in spans]
+    added = []
+    for span in spans:
+        if span.type != STAFF or not (m := _STAFF_NUMBER.match(text, span.end)):
+            continue
+        start, end = m.span("value")
+        if not any(a < end and start < b for a, b in taken):
+            added.append(PHISpan(start, end, EMPLOYEE_ID, 1.0, RULE))
+    return sorted([*spans, *added]) if added else list(spans)
