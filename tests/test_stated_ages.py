@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deid_crf.deid.recognizers.ages import durations_not_ages, stated_ages
+from deid_crf.deid.recognizers.ages import ages_after_patient_names, durations_not_ages, stated_ages
 from deid_crf.deid.rules import RuleLayer
 from deid_crf.text.spans import PHISpan
 
@@ -88,3 +88,19 @@ def test_rule_layer_applies_both():
     text = "Lactante que a los seis meses de edad ingresó. Operado hace 4 años."
     model = spans_of(text, ("4 años", AGE))
     assert shown(text, RuleLayer().apply(text, model)) == [("seis meses", AGE)]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("paciente: antía piñeiro figueiras, 39 anos, tis PIFGAN851117011", [("39 anos", AGE)]),
+        ("Juan Pérez Gil, 67 años, acude por disnea.", [("67 años", AGE)]),
+        ("Juan Pérez Gil, 3 hijos.", []),  # no age unit
+        ("Juan Pérez Gil, calle Mayor 67 años", []),  # not right after the name
+    ],
+)
+def test_age_right_after_the_patients_name(text: str, want: list[tuple[str, str]]):
+    name = text.split(":")[-1].split(",")[0].strip()
+    spans = spans_of(text, (name, "NOMBRE_SUJETO_ASISTENCIA"))
+    out = ages_after_patient_names(text, spans)
+    assert [x for x in shown(text, out) if x[1] == AGE] == want

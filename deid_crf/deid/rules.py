@@ -29,6 +29,7 @@ from itertools import accumulate
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import (
     AGE,
+    ages_after_patient_names,
     ages_before_their_unit,
     durations_not_ages,
     find_ages_in_words,
@@ -429,7 +430,7 @@ class RuleLayer:
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
             spans = professions_in_apposition(text, spans)
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
-            spans = stated_ages(text, durations_not_ages(text, spans))
+            spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
             spans = [
                 s
                 for s in map(partial(_tidy_edges, text), spans)

@@ -182,3 +182,24 @@ _DURATION_BEFORE = re.compile(
 def durations_not_ages(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` without the patient's ages that a duration's words open (see above)."""
     return [s for s in spans if s.type != AGE or not _DURATION_BEFORE.search(text, max(0, s.start - 40), s.start)]
+
+
+# "paciente: antía piñeiro figueiras, 39 anos, tis …", "Juan Pérez, 67 años": an age right
+# after the patient's name and a comma is the patient's (MEDDOCAN train and dev have no
+# such case; the notes' headers do).
+_AGE_AFTER_NAME = re.compile(rf"{SP}*,{SP}*(?P<age>\d{{1,3}}{SP}*(?:años|anos|anys|a)(?!\w))")
+PATIENT = "NOMBRE_SUJETO_ASISTENCIA"
+
+
+def ages_after_patient_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (not overlapping one another) with the age right after a patient's name
+    and a comma added, where no span covers it."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = [
+        PHISpan(m.start("age"), m.end("age"), AGE, 1.0, RULE)
+        for s in spans
+        if s.type == PATIENT
+        and (m := _AGE_AFTER_NAME.match(text, s.end))
+        and not coverage.overlaps(m.start("age"), m.end("age"))
+    ]
+    return sorted([*spans, *added]) if added else list(spans)
