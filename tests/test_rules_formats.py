@@ -383,3 +383,19 @@ def test_a_trimmed_candidate_stays_a_candidate():
     candidate = PHISpan(at, at + len("Fecha de"), "NOMBRE_SUJETO_ASISTENCIA", 0.001, CANDIDATE)
     got = RuleLayer(propagate=False).apply(text, [candidate])
     assert [(text[s.start : s.end], s.source) for s in got if s.start >= at] == [("Fecha", CANDIDATE)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "kept"),
+    [
+        ("mascarilla nasal AirFit N20 talla M.\n   - Uso mínimo", "M", "NOMBRE_PERSONAL_SANITARIO", False),
+        ("Enfermera: M. Pérez de Nanclares · nº", "M", "NOMBRE_PERSONAL_SANITARIO", True),  # an initial
+        ("| 2 inhalaciones     | mañana         |", "mañana", "NOMBRE_SUJETO_ASISTENCIA", False),
+        ("con apoyo de la mediadora de Cruz Roja", "de", "HOSPITAL", False),
+        ("Sexo: M\n", "M", "SEXO_SUJETO_ASISTENCIA", True),  # a sex letter is a span of its own
+        ("Paciente: Ana Mañana Gil\n", "Ana Mañana Gil", "NOMBRE_SUJETO_ASISTENCIA", True),
+    ],
+)
+def test_fragments_are_no_entities(text: str, value: str, type_: str, kept: bool):
+    got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
+    assert (value in got) == kept

@@ -88,7 +88,7 @@ from deid_crf.deid.recognizers.national_ids import (
     find_nass,
     nass_is_valid,
 )
-from deid_crf.deid.recognizers.non_entities import is_family_heading, is_unit
+from deid_crf.deid.recognizers.non_entities import is_family_heading, is_fragment, is_unit
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
     COUNTRY,
@@ -437,6 +437,7 @@ class RuleLayer:
                 if not _is_field_label(text[s.start : s.end])
                 and not is_unit(text, s)
                 and not is_family_heading(text, s)
+                and not is_fragment(text, s)
             ]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)

@@ -44,3 +44,31 @@ _DAY_HOSPITAL = re.compile(r"(?i:hospital)\s+(?i:de)\s+(?i:d[ií]a)(?![^\W_])")
 _DAY = re.compile(r"(?i:d[ií]a)(?![^\W_])")
 _HOSPITAL_OF = re.compile(r"(?i:hospital)\s+(?i:de)\s+$")
 _UNIT = re.compile(r"(?i:unidad|unitat|unidade)(?![^\W_])")
+
+
+NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
+# Words a name span is never made of alone: a preposition or article the model left on
+# its own ("de" as a HOSPITAL), and the times of day of a treatment table's columns
+# ("| mañana |" as a patient's name).
+_FUNCTION_WORDS = frozenset("de del la el los las y e en a al".split())
+_TIMES_OF_DAY = frozenset("mañana tarde noche mediodía desayuno comida cena merienda".split())
+
+
+def is_fragment(text: str, span: PHISpan) -> bool:
+    """A span that is no entity by its words alone: a lower-case preposition or article,
+    a person's name of fewer than two letters (``talla M``; MEDDOCAN train and dev have
+    no name span so short) unless it is an initial before a name, or a time of day as a
+    name."""
+    words = text[span.start : span.end]
+    if words in _FUNCTION_WORDS:
+        return True
+    if span.type in NAME_TYPES:
+        if sum(c.isalpha() for c in words) < 2:
+            return not _INITIAL_BEFORE_NAME.match(text, span.end)
+        return words.lower() in _TIMES_OF_DAY
+    return False
+
+
+# An initial's dot and the name it opens ("M. Pérez de Nanclares"): the letter is the
+# name's, whatever the model made of the rest.
+_INITIAL_BEFORE_NAME = re.compile(r"\.[ \t]*[A-ZÁÉÍÓÚÑÜ]")
