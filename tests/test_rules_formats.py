@@ -399,3 +399,13 @@ def test_a_trimmed_candidate_stays_a_candidate():
 def test_fragments_are_no_entities(text: str, value: str, type_: str, kept: bool):
     got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
     assert (value in got) == kept
+
+
+@pytest.mark.parametrize(("value", "want"), [("81 a.", "81 a"), ("81 a", "81 a"), ("81 años.", "81 años.")])
+def test_an_age_loses_its_abbreviated_units_dot(value: str, want: str):
+    text = f"Edad: {value}     Sexo: V"
+    got = [
+        text[s.start : s.end]
+        for s in RuleLayer(propagate=False).apply(text, [span(text, value, "EDAD_SUJETO_ASISTENCIA")])
+    ]
+    assert want in got

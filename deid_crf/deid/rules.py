@@ -473,7 +473,8 @@ _END_PUNCTUATION = ",;:"
 
 
 def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
-    """``span`` cut before a wide gap inside it, and without punctuation that ends it."""
+    """``span`` cut before a wide gap inside it, and without punctuation, a function word or
+    an age unit's abbreviation dot that ends it."""
     end = span.end
     if gap := _FIELD_GAP.search(text, span.start, end):
         end = gap.start()
@@ -481,10 +482,17 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         end -= 1
     while (tail := _TRAILING_FUNCTION_WORD.search(text, span.start, end)) and tail.start() > span.start:
         end = tail.start()
+    if span.type == AGE and _AGE_ABBREVIATION_DOT.search(text, span.start, end):
+        end -= 1
     if end == span.end:
         return span
     # A recall-first candidate stays one (its source says it is off the best path).
     return replace(span, end=end, source=span.source if span.source == CANDIDATE else RULE)
+
+
+# The dot of an age's abbreviated unit ("81 a.", "51 a."): the notes leave it out, and no
+# MEDDOCAN age span ends in one ("27 a").
+_AGE_ABBREVIATION_DOT = re.compile(r"\d\s*a\.$")
 
 
 # A lower-case preposition, article or possessive that ends a span ("trabajadora social de
