@@ -56,14 +56,13 @@ _TIMES_OF_DAY = frozenset("mañana tarde noche mediodía desayuno comida cena me
 
 def is_fragment(text: str, span: PHISpan) -> bool:
     """A span that is no entity by its words alone: a lower-case preposition or article,
-    a person's name of fewer than two letters (``talla M``; MEDDOCAN train and dev have
-    no name span so short) unless it is an initial before a name, or a time of day as a
-    name."""
+    a person's name of one letter (``talla M``; MEDDOCAN train and dev have no name span
+    so short) unless it is an initial before a name, or a time of day as a name."""
     words = text[span.start : span.end]
     if words in _FUNCTION_WORDS:
         return True
     if span.type in NAME_TYPES:
-        if sum(c.isalpha() for c in words) < 2:
+        if len(words) == 1 and words.isalpha():  # a digit the model typed a name is still masked
             return not _INITIAL_BEFORE_NAME.match(text, span.end)
         return words.lower() in _TIMES_OF_DAY
     return False
