@@ -15,13 +15,13 @@ export DEID_CRF_DATA_DIR := $(DATA_DIR)
 help:
 	@awk '/^## /{doc = doc (doc ? " " : "") substr($$0, 4); next} /^[A-Z_]+ *[?:]?=/{next} /^[a-zA-Z][a-zA-Z_-]*:/{if (doc) {split($$0, t, ":"); printf "  make %-13s %s\n", t[1], doc}} {doc = ""}' $(MAKEFILE_LIST)
 
-## Create .venv/ and install the package with its test, lint, Dask, spaCy and Parquet extras.
+## Create .venv/ and install the package with its test, lint, Dask, spaCy and Parquet extras (versions in constraints.txt held fixed).
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,dask,spacy,parquet]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,dask,spacy,parquet]'
 	touch $@
 
 ## Download every corpus the default model needs into $(DATA_DIR), verifying each file's SHA-256 against
