@@ -88,7 +88,7 @@ from deid_crf.deid.recognizers.national_ids import (
     find_nass,
     nass_is_valid,
 )
-from deid_crf.deid.recognizers.non_entities import is_family_heading, is_fragment, is_unit
+from deid_crf.deid.recognizers.non_entities import NAME_TYPES, is_no_entity
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
     COUNTRY,
@@ -249,7 +249,6 @@ DEFAULT_OTHER = UNION
 
 
 # Name spans whose strings are searched again in the rest of their document.
-NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 NOT_NAME_WORDS = frozenset(normalize(w) for w in (*SPECIALTY_WORDS, *INSTITUTION_WORDS))
 
 
@@ -431,14 +430,7 @@ class RuleLayer:
             spans = professions_in_apposition(text, spans)
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
-            spans = [
-                s
-                for s in map(partial(_tidy_edges, text), spans)
-                if not _is_field_label(text[s.start : s.end])
-                and not is_unit(text, s)
-                and not is_family_heading(text, s)
-                and not is_fragment(text, s)
-            ]
+            spans = [s for s in map(partial(_tidy_edges, text), spans) if not is_no_entity(text, s)]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:
@@ -448,20 +440,6 @@ class RuleLayer:
         if self.allow is not None:
             spans = [s for s in spans if not self.allow(s.type, text[s.start : s.end])]
         return spans
-
-
-# The labels of a letterhead's contact fields, which the model sometimes takes for the
-# end of the address before them (``Los Balbos, s/n. Cádiz. Tfno``), and of a form's
-# fields, which it takes for a name in a table: never PHI alone.
-_FIELD_LABELS = frozenset(
-    "tel telf tfno tlf telefono movil fax email e-mail correo domicilio direccion".split()
-    # and a form's or a table's own labels ("| DNI | 45107832-T |")
-    + "dni nie nif nhc hc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
-)
-
-
-def _is_field_label(span_text: str) -> bool:
-    return normalize(span_text.rstrip(":. ")) in _FIELD_LABELS
 
 
 # A wide gap (three spaces or a tab) separates a form's fields, and a comma, a semicolon

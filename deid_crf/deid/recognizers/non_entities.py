@@ -1,7 +1,8 @@
-"""Spans the model (or a rule) proposes that are no PHI by what they are, whatever their
-words: a hospital's unit taken for a hospital or a body, and the word ``familia`` used as
-a heading or a label rather than for the relatives. The rule layer drops them
-(:meth:`deid_crf.deid.rules.RuleLayer.apply`)."""
+"""Spans the model (or a rule) proposes that are no PHI by what they are: a field's label
+alone, a hospital's unit taken for a hospital or a body, the word ``familia`` used as a
+heading or a label rather than for the relatives, and fragments (a lone preposition, a
+one-letter name, a time of day as a name). The rule layer drops them
+(:meth:`deid_crf.deid.rules.RuleLayer.apply`, through :func:`is_no_entity`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 
 from deid_crf.deid.recognizers.common import INSTITUTION
 from deid_crf.deid.recognizers.institutions import HOSPITAL
+from deid_crf.gazetteers.spanish import normalize
 from deid_crf.text.spans import PHISpan
 
 
@@ -71,3 +73,28 @@ def is_fragment(text: str, span: PHISpan) -> bool:
 # An initial's dot and the name it opens ("M. Pérez de Nanclares"): the letter is the
 # name's, whatever the model made of the rest.
 _INITIAL_BEFORE_NAME = re.compile(r"\.[ \t]*[A-ZÁÉÍÓÚÑÜ]")
+
+
+# The labels of a letterhead's contact fields, which the model sometimes takes for the
+# end of the address before them (``Los Balbos, s/n. Cádiz. Tfno``), and of a form's
+# fields, which it takes for a name in a table: never PHI alone.
+_FIELD_LABELS = frozenset(
+    "tel telf tfno tlf telefono movil fax email e-mail correo domicilio direccion".split()
+    # and a form's or a table's own labels ("| DNI | 45107832-T |")
+    + "dni nie nif nhc hc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
+)
+
+
+def is_field_label(span_text: str) -> bool:
+    """A field's or a form's label alone (``Tfno``, ``DNI``, ``NHC:``)."""
+    return normalize(span_text.rstrip(":. ")) in _FIELD_LABELS
+
+
+def is_no_entity(text: str, span: PHISpan) -> bool:
+    """Whether ``span`` is no PHI by what it is (see the module)."""
+    return (
+        is_field_label(text[span.start : span.end])
+        or is_unit(text, span)
+        or is_family_heading(text, span)
+        or is_fragment(text, span)
+    )
