@@ -72,9 +72,11 @@ bench-dask: install
 alignment: install
 	$(PY) -m deid_crf.experiments.alignment --data-dir $(DATA_DIR)
 
-## Gazetteer word lists in gazetteers/lists/ from $(DATA_DIR)/gazetteer_sources (sources, licenses: gazetteers/lists/SOURCES.md).
+## Gazetteer word lists in gazetteers/lists/ from $(DATA_DIR)/gazetteer_sources (sources, licenses: gazetteers/lists/SOURCES.md),
+## and the surrogate vocabulary built from them (gazetteers/lists/cache/), which surrogate runs load instead of building.
 gazetteers: install
 	$(PY) -m deid_crf.gazetteers.build --data-dir $(DATA_DIR) --out gazetteers/lists
+	$(PY) -m deid_crf.deid.surrogates gazetteers/lists
 
 ## Built-in POS tagger in models/pos from SPACCC + UD GSD/PUD (docs/resources.md).
 pos-model: models/pos/config.json

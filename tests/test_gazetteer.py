@@ -406,3 +406,34 @@ def test_the_committed_country_list_is_what_the_build_writes(tmp_path):
     gbuild.write_list(tmp_path / "c.txt", entries)
     committed = lists / "countries_other_languages.txt"
     assert (tmp_path / "c.txt").read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")
+
+
+def test_the_build_saves_the_surrogate_vocabulary_which_loads_only_while_current(tmp_path):
+    """``make gazetteers`` saves the surrogate vocabulary beside the lists; it loads as
+    the one built from them, and is rebuilt instead of trusted once a list (its checksum
+    in the manifest) changes or the file is damaged."""
+    from deid_crf.deid.surrogates import VOCABULARY_CACHE, Vocabulary
+    from deid_crf.deid.surrogates import main as save_vocabulary
+
+    out = tmp_path / "lists"
+    gbuild.build(write_fake_sources(tmp_path), out, use_faker=False, log=lambda m: None)
+    assert save_vocabulary([str(out)]) == 0
+    saved = out / VOCABULARY_CACHE
+    assert saved.is_file()
+    built = Vocabulary.build(out)
+    assert "Alcoi" in built.towns and "zebulonio" in built.first_name_keys
+    assert Vocabulary.load(out) == built
+    assert not list(saved.parent.glob(".*.tmp"))  # written through a temporary file, renamed
+
+    manifest = json.loads((out / "SOURCES.json").read_text("utf-8"))
+    manifest["lists"]["municipalities"]["sha256"] = "0" * 64  # the list was rebuilt since
+    (out / "SOURCES.json").write_text(json.dumps(manifest), "utf-8")
+    assert Vocabulary.load(out) is None
+    Vocabulary.build(out).save(out)
+    assert Vocabulary.load(out) == built
+
+    good = saved.read_bytes()
+    for damaged in (good[: len(good) // 2], b"\xff\xfe binary", b"[]", good.replace(b'"towns": [', b'"towns": [1, ')):
+        saved.write_bytes(damaged)
+        assert Vocabulary.load(out) is None
+    assert Vocabulary.load(tmp_path / "nowhere") is None and save_vocabulary([str(tmp_path)]) == 1

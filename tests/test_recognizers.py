@@ -37,6 +37,7 @@ from deid_crf.deid.recognizers.places import (
     find_home_places,
     find_neighbourhoods,
     find_region_names,
+    find_towns_after_prepositions,
     joined_places,
     places_by_name,
     split_at_slashes,
@@ -458,6 +459,45 @@ def test_spanish_regions_by_name(text, expected):
     assert texts(find_region_names, text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("trabaja en una casa particular de Cambrils y en el puerto de Mahón", ["Cambrils", "Mahón"]),
+        ("vive desde 2019 en Maó; la hija, en Vitoria", ["Maó", "Vitoria"]),  # halves of "Maó-Mahón"
+        ("TRASLADO DESDE VILLARROBLEDO A ALBACETE", ["VILLARROBLEDO"]),  # "A" is no preposition in capitals
+        ("Ingresa en A Coruña", ["A Coruña"]),
+        # no preposition before it; a capitalised word a heading has; a marker in capitals after "de"
+        ("Cambrils, 2024. Fecha de Nacimiento: 01/01/1970. Niveles de CEA normales", []),
+        # an eponym: a sign or a syndrome named after someone, a name joined to another
+        ("signo de Bell bilateral; síndrome de Tolosa-Hunt", []),
+        # lower case, or only the start of a longer name
+        ("vive en cambrils; en Cambrilsmar", []),
+    ],
+)
+def test_municipalities_after_a_preposition(text, expected):
+    assert texts(find_towns_after_prepositions, text) == expected
+
+
+def test_municipalities_that_are_words_are_the_clinical_texts_words(data_dir):
+    """:data:`TOWNS_THAT_ARE_WORDS` is what its comment says: the one-word municipality
+    names whose lower-case form is in the unlabeled clinical text three times or more."""
+    import gzip
+    import re
+    from collections import Counter
+
+    from deid_crf.deid.recognizers.places import TOWNS_THAT_ARE_WORDS, town_names
+    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
+
+    lower: Counter[str] = Counter()
+    for name in ("cantemist_background.txt.gz", "cantemist_annotated_sets.txt.gz"):
+        with gzip.open(data_dir / "unlabeled_es_clinical" / name, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                lower.update(w for w in re.findall(r"[^\W\d_]+", line) if w.islower())
+    names = town_names(read_list(DEFAULT_DIR / "municipalities.txt"))
+    words = {n for n in names if re.fullmatch(r"[^\W\d_]+", n) and lower[n.lower()] >= 3}
+    assert words == TOWNS_THAT_ARE_WORDS
+
+
 def test_regions_fill_gaps_only():
     text = "Hospital de Navarra; vive en Navarra; Galicia"
     hospital = PHISpan(0, len("Hospital de Navarra"), "HOSPITAL", 0.9, MODEL)
@@ -535,6 +575,16 @@ RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
         ("pulsera madre-RN colocada", []),
         ("Avenida Hermanos Machado, 3", []),
         ("Dña. Rosa Nieto Gil", []),
+        # children called by a word for children, after an article, a possessive or a numeral
+        ("Durante el ingreso, los niños están con una prima.", ["niños", "prima"]),
+        ("Mujer sola, con tres menores a cargo.", ["tres menores"]),
+        ("Las niñas quedan en casa; no ve a sus chicos.", ["niñas", "chicos"]),
+        # a general statement, an age limit, a field label, no determiner
+        ("La dosis en los niños es menor; vacuna para los menores de 2 años. Niños: 2", []),
+        ("Campamento de niños", []),
+        # Catalan and Galician "dona" after an article; Spanish "dona" is a verb
+        ("A dona faleceu en 2019. Diu que la dona no té telèfon.", ["dona", "dona"]),
+        ("El paciente dona sangre; Dona: no consta", []),
     ],
 )
 def test_relatives_adds_uncovered_kinship_phrases(text, expected):

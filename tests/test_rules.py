@@ -327,3 +327,16 @@ def test_a_span_stops_at_a_field_gap_and_loses_ending_punctuation(text, value, w
     model = [PHISpan(start, start + len(value), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)]
     out = rules.RuleLayer(priority="model", propagate=False).apply(text, model)
     assert [text[s.start : s.end] for s in out if s.start == start] == [want]
+
+
+def test_a_products_reference_taken_for_a_phone_is_dropped():
+    """``Ref. 6405-1-550`` and ``Lote …`` name a product; a phone after other words stays."""
+    text = "- Cotilo: Ref. 6405-1-550 · SN KX7720143\n- Lote: 0580-1-441\nLlamar al 600 123 456."
+    refs = [text.index("6405"), text.index("0580")]
+    model = [PHISpan(start, start + 10, "NUMERO_TELEFONO", 0.7, MODEL) for start in refs]
+    phone = text.index("600")
+    model.append(PHISpan(phone, phone + 11, "NUMERO_TELEFONO", 0.9, MODEL))
+    out = rule_layer("default", propagate=False).apply(text, model)
+    assert [(text[s.start : s.end], s.type) for s in out if s.type == "NUMERO_TELEFONO"] == [
+        ("600 123 456", "NUMERO_TELEFONO")
+    ]

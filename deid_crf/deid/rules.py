@@ -518,6 +518,7 @@ def prepare() -> None:
         places._countries,
         places._countries_by_first_word,
         places._regions_by_first_word,
+        places._towns_by_first_word,
         addresses._towns,
         work.occupation_words,
         phones._shortest_national_number,

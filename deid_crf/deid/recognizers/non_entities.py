@@ -1,7 +1,7 @@
 """Spans the model (or a rule) proposes that are no PHI by what they are: a field's label
 alone, a hospital's unit taken for a hospital or a body, the word ``familia`` used as a
-heading or a label rather than for the relatives, and fragments (a lone preposition, a
-one-letter name, a time of day as a name). The rule layer drops them
+heading or a label rather than for the relatives, fragments (a lone preposition, a
+one-letter name, a time of day as a name), and a product's reference taken for a phone. The rule layer drops them
 (:meth:`deid_crf.deid.rules.RuleLayer.apply`, through :func:`is_no_entity`)."""
 
 from __future__ import annotations
@@ -97,4 +97,16 @@ def is_no_entity(text: str, span: PHISpan) -> bool:
         or is_unit(text, span)
         or is_family_heading(text, span)
         or is_fragment(text, span)
+        or is_product_reference(text, span)
     )
+
+
+def is_product_reference(text: str, span: PHISpan) -> bool:
+    """A catalogue reference or a batch number the model took for a phone number
+    (``Cotilo: Ref. 6405-1-550``, ``Lote 0580-1-441``): a product's, not a person's
+    (MEDDOCAN train and dev have no ``Ref.`` nor ``Lote``)."""
+    return span.type in _PHONE_TYPES and bool(_PRODUCT_LABEL.search(text, max(0, span.start - 16), span.start))
+
+
+_PHONE_TYPES = ("NUMERO_TELEFONO", "NUMERO_FAX")
+_PRODUCT_LABEL = re.compile(r"(?<![^\W_])(?i:ref|referencia|lote|lot|cat)\.?[ \t]*(?:n[º°o]\.?[ \t]*)?:?[ \t]*\Z")

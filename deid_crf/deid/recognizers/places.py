@@ -25,7 +25,11 @@
   it (:func:`places_by_name`). MEDDOCAN train annotates them nearly everywhere: of 856
   capitalised occurrences of those lists, 702 are TERRITORIO spans, 152 are inside
   another span (a hospital's or a street's name) and one is in no span. Municipalities
-  are not taken this way: the model finds them, and many are words (``Plan``, ``Ojos``).
+  are not taken this way: the model finds them, and many are words (``Plan``, ``Ojos``);
+  only right after a preposition (``vive en Cambrils``, ``el puerto de Fornells``) is a
+  municipality of the list, as spelt there or in capitals, a TERRITORIO span
+  (:func:`find_towns_after_prepositions`), unless it is a word a heading capitalises
+  (``Fecha de Nacimiento``).
 * ``Pamplona/Iruña``, ``Cruces/Barakaldo``: two names joined by a slash are two places,
   as MEDDOCAN annotates them (train: ``Cruces`` and ``Barakaldo``, two TERRITORIO
   spans); :func:`split_at_slashes` cuts the model's one span in two, and
@@ -36,7 +40,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
 from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char, letter_first, listed_names
@@ -214,8 +218,9 @@ def find_region_names(text: str, words: list[tuple[int, str]] | None = None) -> 
 
 def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with a PAIS span on each country name
-    and a TERRITORIO span on each Spanish province, community or island that no span
-    overlaps, and each TERRITORIO span that is exactly a country's name retyped PAIS."""
+    and a TERRITORIO span on each Spanish province, community or island, and on each
+    municipality after a preposition, that no span overlaps, and each TERRITORIO span
+    that is exactly a country's name retyped PAIS."""
     coverage = Coverage((s.start, s.end) for s in spans)
     words = _capitalised_words(text)
     countries = {(start, end) for start, end, _ in find_country_names(text, words)}
@@ -225,12 +230,100 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         else s
         for s in spans
     ]
-    added_end = 0  # countries and regions are separate lists: keep the first of two that overlap
-    for start, end, entity_type in sorted([*((a, b, COUNTRY) for a, b in countries), *find_region_names(text, words)]):
+    added_end = 0  # countries, regions and towns are separate lists: keep the first of two that overlap
+    found = [*((a, b, COUNTRY) for a, b in countries), *find_region_names(text, words)]
+    found += find_towns_after_prepositions(text, words)
+    for start, end, entity_type in sorted(found):
         if start >= added_end and not coverage.overlaps(start, end):
             out.append(PHISpan(start, end, entity_type, 1.0, RULE))
             added_end = end
     return sorted(out)
+
+
+# Municipalities of the INE list named right after a preposition ("trabaja en Cambrils",
+# "el puerto de Fornells", "desde Ribadavia"), spelt as listed or in capitals: TERRITORIO
+# where no span covers them; in capitals only after a preposition in capitals ("DE CAMBRILS",
+# not the tumour marker of "niveles de CEA"). On the guide halves of the notes, all 127 such names are a
+# TERRITORIO span (63) or inside another span (a hospital's, a street's); on MEDDOCAN train
+# and dev, 2 of 188 are in no span ("criterios revisados de El Escorial"). A dual name is taken in either language too
+# ("Maó-Mahón": "Maó", "Mahón").
+TOWN_LISTS = ("municipalities.txt",)
+_TOWN_PREPOSITION = re.compile(
+    rf"(?<!\w)(?:[Ee]n|[Dd]e|[Dd]esde|[Hh]asta|a|[Pp]or|[Pp]ara|EN|DE|DESDE|HASTA|POR|PARA){SP}+\Z"
+)
+# One-word municipalities that are also Spanish words, which a heading capitalises ("Fecha de
+# Nacimiento", "Sala de Espera", "Plan de Cuidados"): those whose lower-case form is in the
+# unlabeled clinical text (CANTEMIST, ../shared/data/unlabeled_es_clinical) three times or
+# more (tests/test_rules_places.py checks the list against it).
+TOWNS_THAT_ARE_WORDS = frozenset(
+    """
+    Agudo Alba Almendra Altura Antigua Arcos Avión Barro Blanca Blancas Blanco Bullas Bóveda Cabra Camas
+    Campo Campos Canales Cariño Caso Cava Cebolla Codo Codos Corporales Cortes Cosa Cuadros Dolores Escucha
+    Espejo Espera Fines Frontera Frías Fuente Fuentes Grado Granada Haría Herencia Huerta Larva Libros Luna
+    Malla Manzanilla Muro Nacimiento Ojos Oliva Onda Orbita Palomas Paredes Pareja Parrillas Paterna Peligros
+    Plan Planes Plenas Porto Puertas Pulgar Quemada Quintana Quinto Real Recuerda Rojas Rota Roturas Rueda
+    Salas Segura Semillas Seno Serrato Silla Sin Tales Trazo Tías Valencia Vecinos
+    """.split()
+)
+
+
+# A sign, syndrome or scale named after someone ("signo de Bell", "criterios de El Escorial"),
+# and a hyphen that joins the name to another ("síndrome de Tolosa-Hunt").
+_EPONYM_OF = re.compile(
+    rf"(?i:signos?|s[ií]ndromes?|criterios?|enfermedad|escalas?|test|maniobras?|reflejos?|fen[oó]menos?|"
+    rf"clasificaci[oó]n|m[eé]todo|t[eé]cnica|par[aá]lisis|ley|[ií]ndice){SP}+(?i:de|del){SP}+\Z"
+)
+_NAME_GOES_ON = re.compile(rf"-[{UPPER}]")
+
+
+def town_names(entries: Iterable[str]) -> set[str]:
+    """The names a municipality list's ``entries`` are written by: each capitalised
+    entry, and both halves of a dual one ("Maó-Mahón")."""
+    names = set()
+    for entry in entries:
+        if entry[:1].isupper():
+            names.add(entry)
+            if entry.count("-") == 1:
+                names.update(half for half in entry.split("-") if len(half) >= 3 and half[0].isupper())
+    return names
+
+
+@cache
+def _towns_by_first_word() -> dict[str, tuple[str, ...]]:
+    """Municipality names (as spelt), by the :func:`_key` of their first word, longest
+    first; without :data:`TOWNS_THAT_ARE_WORDS`."""
+    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
+
+    names = town_names(entry for file in TOWN_LISTS for entry in read_list(DEFAULT_DIR / file))
+    by_first: dict[str, list[str]] = {}
+    for name in names - TOWNS_THAT_ARE_WORDS:
+        if first := _FIRST_WORD.match(name):
+            by_first.setdefault(_key(first.group()), []).append(name)
+    return {word: tuple(sorted(group, key=len, reverse=True)) for word, group in by_first.items()}
+
+
+def find_towns_after_prepositions(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
+    """Every municipality name, as listed or in capitals, right after a preposition
+    (see :data:`TOWN_LISTS`); ``words``: see :func:`_find_listed`."""
+    by_first = _towns_by_first_word()
+    position = 0
+    for start, key in _capitalised_words(text) if words is None else words:
+        if start < position or (names := by_first.get(key)) is None:
+            continue
+        if not (preposition := _TOWN_PREPOSITION.search(text, max(0, start - 12), start)):
+            continue
+        if _EPONYM_OF.search(text, max(0, start - 30), start):
+            continue
+        # In capitals only after a preposition in capitals: "de CEA" is a tumour marker.
+        capitals = preposition.group().isupper()
+        for name in names:
+            end = start + len(name)
+            if text.startswith(name.upper() if capitals else name, start) and not (
+                end < len(text) and (is_word_char(text[end]) or _NAME_GOES_ON.match(text, end))
+            ):
+                yield start, end, TERRITORY
+                position = end
+                break
 
 
 def find_home_places(text: str) -> Iterator[Match]:

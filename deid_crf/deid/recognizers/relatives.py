@@ -31,6 +31,9 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
   fillo``, ``alaba``); those that also mean "woman", "man" or "couple" (``mujer``,
   ``pareja``, ``dona``, ``home``, ``muller``) only after a possessive (``su mujer``, ``o
   seu home``), and a name after them and a comma is the partner's (``su mujer, Ionela``);
+* words for children after an article, a possessive or a numeral (``los niños están
+  con una prima``, ``tres menores a cargo``, ``os dous nenos``) and the Catalan and
+  Galician ``dona`` after an article (``la dona no té telèfon``) are relatives too;
 * a capitalised kinship word opening a sentence before a lower-case word or a comma
   (``Sobrina refiere…``, ``Marido avisado``) is a relative too; in an ALL-CAPS note, a
   name after an article, a kinship word and a comma (``EL PADRE, CHEN HAO``);
@@ -150,6 +153,39 @@ _PARTNER = re.compile(
     rf"(?![\w\-:])(?!{SP}*:)",
     re.IGNORECASE,
 )
+# Catalan and Galician "dona" (woman, wife) after an article is the patient's wife in the
+# notes that use it ("la dona no té telèfon", "A dona faleceu en 2019"); Spanish has "dona"
+# only as a verb, after a pronoun or a name.
+_ARTICLE_DONA = re.compile(rf"(?<!\w)(?:[Ll]a|[Aa]|[Dd]a){SP}+(?P<phrase>dona)(?![\w\-:])(?!{SP}*:)")
+
+# Children called by a word for children, not a kinship word ("los niños están con una
+# prima", "no mantiene contacto con los chicos", "tres menores a cargo", "os dous nenos"):
+# in lower case, after an article or a possessive (the word alone is the span, as for
+# kinship words) or a numeral (which the span takes in). MEDDOCAN train and dev have
+# none; the notes' guide halves have 6, all relatives. Not after a preposition that opens
+# a general statement ("en los niños", "para las niñas") nor "menores de" (an age limit).
+_CHILD_WORD = r"(?:niñ[oa]s|chic[oa]s|crí[oa]s|nen[oa]s|nens|nenes|menores)"
+_CHILD_AT = re.compile(rf"(?<![\w-]){_CHILD_WORD}(?![\w\-:])(?!{SP}*:)(?!{SP}+de{SP}+(?:\d|edad))")
+_CHILD_BEFORE = re.compile(
+    rf"(?:(?<![\w-])(?P<determiner>[Ll]os|[Ll]as|[Ss]us|[Mm]is|[Oo]s|[Aa]s|seus|ses|[Ee]ls|[Ll]es)"
+    rf"|(?<![\w-])(?P<numeral>{_NUMERAL})){SP}+\Z"
+)
+_GENERAL_STATEMENT = re.compile(rf"(?<!\w)(?:en|para|entre|En|Para|Entre){SP}+\Z")
+
+
+def _children(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of children called so (see :data:`_CHILD_WORD`)."""
+    for m in _CHILD_AT.finditer(text):
+        start = m.start()
+        before = _CHILD_BEFORE.search(text, max(0, start - 16), start)
+        if before is None:
+            continue
+        if before.group("numeral") is not None:
+            start = before.start()
+        if not _GENERAL_STATEMENT.search(text, max(0, before.start() - 8), before.start()):
+            yield start, m.end()
+
+
 _PARTNER_BEFORE_NAME = re.compile(rf"{_PARTNER.pattern}{SP}*,{SP}*$", re.IGNORECASE)
 # An article or possessive in capitals right before a kinship phrase in capitals
 # (``LA MADRE, LIN MEI``): an ALL-CAPS note, where a capital proves nothing.
@@ -220,6 +256,11 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         for m in [*finditer_at(_KIN_PHRASE, text, _phrase_starts(text)), *_PARTNER.finditer(text)]
         # "Hermanos Falcó" is a street, "Nieto" a surname.
         if _is_relative_phrase(text, m) and not coverage.overlaps(*m.span("phrase"))
+    ]
+    added += [
+        PHISpan(start, end, RELATIVE, 1.0, RULE)
+        for start, end in [*_children(text), *(m.span("phrase") for m in _ARTICLE_DONA.finditer(text))]
+        if not coverage.overlaps(start, end)
     ]
     out: list[PHISpan] = []
     relative_end = -1  # where the last relative span with a kinship word ends
