@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms
+from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
 from deid_crf.deid.rules import RuleLayer
 
 
@@ -39,3 +39,17 @@ def test_hospital_acronyms(text: str, want: list[str]):
 def test_rule_layer_types_the_acronym_as_a_hospital():
     text = "Se deriva a urgencias del HUT en ambulancia."
     assert [(text[s.start : s.end], s.type) for s in RuleLayer().apply(text, [])] == [("HUT", "HOSPITAL")]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Adjunto informes del Regional y del Clínico (Virgen de la Victoria).", ["Regional", "Clínico"]),
+        ("Se traslada al Provincial; luego, en el Comarcal.", ["Provincial", "Comarcal"]),
+        # part of a longer name, lower case, or the word Hospital before it
+        ("vive en la Ronda del General Mitre; del General de Alicante", []),
+        ("estado general conservado; ensayo clínico; Hospital Clínico", []),
+    ],
+)
+def test_hospitals_named_by_their_kind(text: str, want: list[str]):
+    assert [text[a:b] for a, b, _ in find_hospital_kinds(text)] == want

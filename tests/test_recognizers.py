@@ -1075,6 +1075,14 @@ def test_find_streets(text, expected):
         # two places side by side stay two, as MEDDOCAN annotates them
         ("39770 Laredo Cantabria", ["Laredo", "Cantabria"], ["Laredo", "Cantabria"]),
         ("Oviedo, Asturias", ["Oviedo", "Asturias"], ["Oviedo", "Asturias"]),
+        # a place's first word and particle after a preposition, left out by the model
+        (
+            "la fábrica en Sama de Langreo; hotel en Port de Pollença",
+            ["Langreo", "Pollença"],
+            ["Sama de Langreo", "Port de Pollença"],
+        ),
+        # an institution's or a street's head is no place's first word
+        ("ingresa en Hospital de Jaén; vive en Calle de Toledo", ["Jaén", "Toledo"], ["Jaén", "Toledo"]),
     ],
 )
 def test_joined_places(text, pieces, expected):

@@ -58,7 +58,7 @@ from deid_crf.deid.recognizers.common import (
     Match,
 )
 from deid_crf.deid.recognizers.dates import find_dates
-from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms
+from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
 from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import (
@@ -206,6 +206,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("date", (DATE,), find_dates, "numeric, ISO, Roman-month and written dates"),
         Recognizer("institution", (INSTITUTION,), find_institutions, "health services, national bodies, town councils"),
         Recognizer("hospital_acronym", (HOSPITAL,), find_hospital_acronyms, "hospital acronyms alone: del HUCA"),
+        Recognizer("hospital_kind", (HOSPITAL,), find_hospital_kinds, "a hospital's kind alone: del Clínico"),
         Recognizer("neighbourhood", (TERRITORY,), find_neighbourhoods, "the name after barrio de, del or de la"),
         Recognizer("home_place", (COUNTRY, TERRITORY), find_home_places, "the place after natural de, reside en…"),
         Recognizer(

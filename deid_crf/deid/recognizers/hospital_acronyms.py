@@ -1,5 +1,6 @@
 """Hospitals named by their acronym alone (HOSPITAL): ``urgencias del HUT``, ``Medicina
-Interna HUG``, ``traslado a hemodinámica del CHUA``, ``Consulta Neuromuscular H12O``.
+Interna HUG``, ``traslado a hemodinámica del CHUA``, ``Consulta Neuromuscular H12O``; and
+by their kind alone (:func:`find_hospital_kinds`): ``informes del Regional y del Clínico``.
 
 Spanish university hospitals and complexes are called by acronyms that open with ``HU``
 (Hospital Universitario: HUCA, HULA, HUVH) or ``CHU`` (Complejo Hospitalario
@@ -10,8 +11,13 @@ words and names of that shape (``HUGO``, ``HUERTA``) are left out by a list, and
 capitals (a header, a surname-first name) nothing is proposed, since there any word is
 capitalised. MEDDOCAN train and dev: 3 such tokens, 2 of them gold HOSPITAL spans and the
 third (``acude al HUCA``) left unannotated. Hospitals
-named otherwise (``HMO``, ``del Regional``) are left to the model: their acronyms clash
-with clinical ones.
+named by other acronyms (``HMO``) are left to the model: those clash with clinical ones.
+
+A hospital's kind capitalised right after an article (``del Clínico``, ``al Provincial``, ``el
+Comarcal``, ``del Regional``) is the hospital of that kind the note's reader knows: a
+HOSPITAL span, as the notes annotate it. A capitalised word after it (``Ronda del General
+Mitre``, ``el General de Alicante``) makes it part of another name, left to the model.
+MEDDOCAN train and dev have no such phrase; the notes' guide halves have 2, both hospitals.
 """
 
 from __future__ import annotations
@@ -44,3 +50,15 @@ def find_hospital_acronyms(text: str) -> Iterator[Match]:
         if _CAPITALS_BEFORE.search(text, max(0, start - 30), start) or _CAPITALS_AFTER.match(text, end):
             continue
         yield start, end, HOSPITAL
+
+
+_KIND = re.compile(
+    r"(?<!\w)(?:del|al|el|Del|Al|El)\s+(?P<kind>Clínico|Clínic|Regional|Provincial|Comarcal|General|Universitario)"
+    r"(?![\w-])(?!\s+(?:de\s+|del\s+|d[’'])?[A-ZÁÉÍÓÚÑ])"
+)
+
+
+def find_hospital_kinds(text: str) -> Iterator[Match]:
+    """Hospitals named by their kind alone (see the module)."""
+    for m in _KIND.finditer(text):
+        yield m.start("kind"), m.end("kind"), HOSPITAL

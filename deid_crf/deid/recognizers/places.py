@@ -365,13 +365,31 @@ _HEAD_GAP = re.compile(rf"\.?{SP}+")
 _ELIDED_ARTICLE = re.compile(r"(?<!\w)[Ll]['’]$")
 
 
+# A place's first word and particle that the model left out after a preposition ("en Sama
+# de Langreo", "hotel en Port de Pollença"): MEDDOCAN train and dev have no TERRITORIO span
+# after a preposition, a capitalised word and a particle; the notes' guide halves have 2,
+# both inside a hospital's name, which a span covers then.
+_HEAD_BEFORE = re.compile(
+    rf"(?<!\w)(?:en|a|desde|hasta|por){SP}+(?P<head>[{UPPER}][^\W\d_]+){SP}+"
+    rf"(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las|d['’]){SP}*\Z"
+)
+
+
 def joined_places(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (sorted, not overlapping) with the TERRITORIO pieces of one place
-    joined (see above) and a Catalan article elided before a place taken into it."""
+    joined (see above), a Catalan article elided before a place taken into it, and a
+    place's first word and particle that the model left out after a preposition."""
     out: list[PHISpan] = []
     for span in spans:
         if span.type == TERRITORY and _ELIDED_ARTICLE.search(text, max(0, span.start - 2), span.start):
             span = PHISpan(span.start - 2, span.end, span.type, span.confidence, RULE)
+        elif (
+            span.type == TERRITORY
+            and (head := _HEAD_BEFORE.search(text, max(0, span.start - 40), span.start))
+            and normalize(head.group("head")) not in _NOT_PLACE
+            and (not out or out[-1].end <= head.start("head"))
+        ):
+            span = PHISpan(head.start("head"), span.end, span.type, span.confidence, RULE)
         previous = out[-1] if out else None
         if previous is not None and previous.type == TERRITORY and span.type == TERRITORY:
             if _PARTICLE_GAP.fullmatch(text, previous.end, span.start) or (
