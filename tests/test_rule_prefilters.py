@@ -197,7 +197,16 @@ _FIGURE_SLOTS = (
     ("2020", "24", "1946", "05", "", "", "1"),
     ("", "", " ", ".", "/3", "-2", "h", ",5", " de", "%"),
 )
-_INTERVALS = ("del 24 al 28 de", "desde el 3 hasta el 5 de", "entre el 1 y el 31 d'", "del 40 al 2 de", "del 2 al")
+_INTERVALS = (
+    "del 24 al 28 de",
+    "desde el 3 hasta el 5 de",
+    "entre el 1 y el 31 d'",
+    "del 40 al 2 de",
+    "del 2 al",
+    "do 2 ao 19 de",
+    "el 2 y regreso el 16 de",
+    "el 2 e a volta o 16 de",
+)
 
 
 def _date_texts(rng: random.Random, n: int) -> list[str]:

@@ -85,9 +85,12 @@ _TWO_MONTHS = re.compile(
     rf"(?<![\w/-])(?:{'|'.join(_MONTH_NAMES)}){SP}+[ye]{SP}+(?:{'|'.join(_MONTH_NAMES)}){_YEAR_OF}(?:\d{{4}}){_END}",
     re.IGNORECASE,
 )
-# The first day of an interval is a date of its own (M6.1): "del 24 al 28 de septiembre".
+# The first day of an interval is a date of its own (M6.1): "del 24 al 28 de septiembre",
+# Galician "do 2 ao 19 de xaneiro", two days of one month with a word or two between
+# ("con salida el 2 y regreso el 16 de abril").
 _INTERVAL_START = re.compile(
-    rf"\b(?:del|desde{SP}+el|entre{SP}+el){SP}+(?P<date>\d{{1,2}}){SP}+(?:al|hasta{SP}+el|y{SP}+el){SP}+\d{{1,2}}"
+    rf"\b(?:del|do|el|desde{SP}+el|entre{SP}+el|entre{SP}+o){SP}+(?P<date>\d{{1,2}}){SP}+"
+    rf"(?:al|ao|hasta{SP}+el|ata{SP}+o|(?:y|e)(?:{SP}+[a-záéíóúñ]+){{0,2}}{SP}+(?:el|o)){SP}+\d{{1,2}}"
     rf"{_OF}(?:{_MONTH})(?!\w)",
     re.IGNORECASE,
 )
@@ -284,7 +287,7 @@ def anchors(text: str) -> Anchors:
 STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _WRITTEN: lambda text, a: starts_before(text, a.months, 3),
     _TWO_MONTHS: lambda text, a: a.months,
-    _INTERVAL_START: lambda text, a: starts_before(text, a.months, 7),
+    _INTERVAL_START: lambda text, a: starts_before(text, a.months, 9),
     _ROMAN: lambda text, a: a.figures,
     _ISO: lambda text, a: a.figures,
     _NUMERIC: lambda text, a: a.figures,
