@@ -92,6 +92,11 @@ def test_seasons_and_feasts():
         (find_ages_in_words, "se trata de un varón de setenta y dos años que", ["setenta y dos años"]),
         (find_ages_in_words, "Mujer de cuarenta y cinco años, natural de", ["cuarenta y cinco años"]),
         (find_ages_in_words, "paciente de ciento un años", ["ciento un años"]),
+        (
+            find_ages_in_words,
+            "varón de sesenta y un años; mujer de cuarenta y una años",
+            ["sesenta y un años", "cuarenta y una años"],
+        ),
         (find_ages_in_words, "tratamiento de dos años de duración", []),
         (find_labelled_ages, "Pacient: X     Edat: 34 anys     Sexe: Home", ["34 anys"]),
         (find_labelled_ages, "Idade: 83 anos", ["83 anos"]),

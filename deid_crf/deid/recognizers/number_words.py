@@ -15,7 +15,7 @@ def _longest_first(words: list[str]) -> str:
 _UNITS = _longest_first(UNIT_WORDS)
 # 1-99: "siete", "quince", "veintitrés", "setenta y dos".
 BELOW_HUNDRED = (
-    rf"(?:(?:{_longest_first(TENS_WORDS)})(?:{SP}+y{SP}+(?:{_UNITS}))?"
+    rf"(?:(?:{_longest_first(TENS_WORDS)})(?:{SP}+y{SP}+(?:{_UNITS}|una|un))?"  # "sesenta y un años"
     rf"|{_longest_first([*TWENTIES_WORDS, *TEEN_WORDS])}|{_UNITS}|un|una)"
 )
 # A day of the month, 1-31 ("primero", "treinta y uno").
