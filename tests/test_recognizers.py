@@ -615,6 +615,9 @@ def test_relatives_drops_the_article_of_a_relative_span():
     [
         ("Le acompaña su esposo,\nD. Iker Zubiri Goñi, que firma.", "Iker Zubiri Goñi", RELATIVE),
         ("Avisada su hija mayor, Nerea, por teléfono.", "Nerea", RELATIVE),
+        # whose relative it is, between the kinship word and the comma
+        ("Los niños están con una prima de la paciente, Roxana, en casa.", "Roxana", RELATIVE),
+        ("Llama la hija de Lucena, Mª Dolores, al control.", "Mª Dolores", RELATIVE),
         # a comma after another word: the name keeps the model's type
         ("Visto en consulta, Iker Zubiri Goñi refiere dolor.", "Iker Zubiri Goñi", "NOMBRE_SUJETO_ASISTENCIA"),
     ],
@@ -709,6 +712,25 @@ def test_registered_recognizers_include_the_place_and_work_rules():
         ("San Blas", "TERRITORIO"),
         ("albañil", "PROFESION"),
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "age", "age_type", "expected"),
+    [
+        # two ages, the unit written once: the first number alone, the second with its unit
+        ("sus otros dos hijos, de 4 y 11 años, en casa", "11 años", RELATIVE, ["4", "11 años"]),
+        ("Los tres hijos (los Rabanal, de 40 a 48 años) viven fuera", "40 a 48 años", RELATIVE, ["40", "48 años"]),
+        ("dos cesáreas a los 22 y 24 años.", "24 años", "EDAD_SUJETO_ASISTENCIA", ["22", "24 años"]),
+        # joined to its kinship phrase (MEDDOCAN train), or a decimal before it: left as it is
+        ("por tener 2 hijos de 12 y 9 años, de", "2 hijos de 12 y 9 años", RELATIVE, ["2 hijos de 12 y 9 años"]),
+        ("entre 2,5 y 3 años", "3 años", "EDAD_SUJETO_ASISTENCIA", ["3 años"]),
+    ],
+)
+def test_two_ages_with_one_unit_are_two_spans(text, age, age_type, expected):
+    start = text.index(age)
+    out = relatives(text, [PHISpan(start, start + len(age), age_type, 0.9, MODEL)])
+    assert [text[s.start : s.end] for s in out if s.type == age_type and text[s.start].isdigit()] == expected
+    assert {s.type for s in out if text[s.start].isdigit()} == {age_type}
 
 
 def test_relatives_take_the_age_after_them():

@@ -15,7 +15,10 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
   and never as a field label (``Madre:``) or a compound (``madre-RN``);
 * a FAMILIARES span that starts with an article or a possessive (``un hermano``) loses
   it, as the guidelines' examples do;
-* a person's name right after a kinship phrase and a comma (``esposa, Dña. Blanca
+* two ages with their unit written once (``de 4 y 11 años``) are two spans, the first
+  number alone (:func:`_paired_ages`);
+* a person's name right after a kinship phrase (maybe saying whose relative it is: ``una
+  prima de la paciente``) and a comma (``esposa, Dña. Blanca
   Irigoyen``) or a kinship label opening a list's line (``3. Sobrina: Piedad``) is the
   relative's: its type becomes FAMILIARES; so does a name the model took for a place
   there (``su hija mayor, Salma``); a name the model missed there is added (see
@@ -132,9 +135,13 @@ def _phrase_starts(text: str) -> Iterator[int]:
 
 
 _ARTICLE = re.compile(rf"(?:un|una|unos|unas|su|sus|el|la|los|las|mi|mis){SP}+(?={_KIN_WORD}\b)", re.IGNORECASE)
-# A kinship phrase, a comma and maybe a courtesy title, right before a name.
+# A kinship phrase, maybe whose relative it is ("la prima de la paciente", "la hija de
+# Lucena"), a comma and maybe a courtesy title, right before a name. (MEDDOCAN train and dev
+# have no kinship phrase with a "de …" before a comma and a name; the notes' guide halves 2.)
+_OF_WHOM = rf"(?:{SP}+(?:de{SP}+la|del|de){SP}+(?:paciente|pacient|usuari[oa]|enferm[oa]|(?-i:[{UPPER}][^\W\d_]+)))"
 _KIN_BEFORE_NAME = re.compile(
-    rf"\b{_KIN_WORD}(?:{SP}+{_QUALIFIER})?{SP}*,\s*(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?$", re.IGNORECASE
+    rf"\b{_KIN_WORD}(?:{SP}+{_QUALIFIER})?{_OF_WHOM}?{SP}*,\s*(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?$",
+    re.IGNORECASE,
 )
 _LOOKBACK = 60  # characters before a name searched for its kinship phrase
 AGE = "EDAD_SUJETO_ASISTENCIA"
@@ -281,7 +288,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             relative_ends.append(span.end)
         out.append(span)
     out = _with_their_ages(text, _with_their_names(text, _names_after_kin(text, _with_their_numerals(text, out))))
-    return _bracketed_ages(text, _ages_at_events(text, out, relative_ends))
+    return _paired_ages(text, _bracketed_ages(text, _ages_at_events(text, out, relative_ends)))
 
 
 # "Madre con cáncer de mama a los 47 y 59 años, fallecida a los 62.": ages at a
@@ -522,3 +529,30 @@ def _bracketed_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
             end = m.end("unit") if i == len(numbers) - 1 and m.group("unit") else number.end()
             added.append(PHISpan(number.start(), end, RELATIVE, 1.0, RULE))
     return sorted([*spans, *added]) if added else spans
+
+
+# Two ages with their unit written once ("padres de 74 y 64 años", "a los 22 y 24 años", "dos
+# hijos, de 4 y 11 años", "de 40 a 48 años"): two spans, the first number alone and the second
+# with the unit, as MEDDOCAN train writes them (5 such pairs, all split but one joined to its
+# kinship phrase: "2 hijos de 12 y 9 años", which stays whole).
+_AGE_PAIR = re.compile(rf"(?P<first>\d{{1,3}}){SP}+(?:y|a|e|o){SP}+(?P<second>\d{{1,3}}{SP}+(?:años|anys|anos|meses))")
+_FIRST_OF_PAIR = re.compile(rf"(?<![\w.,/])(?P<first>\d{{1,3}}){SP}+(?:y|a|e|o){SP}+\Z")
+_AGE_TYPES = (RELATIVE, AGE)
+
+
+def _paired_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each age or relative's age span of two ages split in two, and the
+    first age of a pair added where the span holds only the second (see above)."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    out: list[PHISpan] = []
+    for span in spans:
+        if span.type in _AGE_TYPES:
+            if pair := _AGE_PAIR.fullmatch(text, span.start, span.end):
+                out.append(replace(span, end=pair.end("first"), text="", replacement=None, source=RULE))
+                out.append(replace(span, start=pair.start("second"), text="", replacement=None, source=RULE))
+                continue
+            if first := _FIRST_OF_PAIR.search(text, max(0, span.start - 12), span.start):
+                if text[span.start].isdigit() and not coverage.overlaps(*first.span("first")):
+                    out.append(PHISpan(*first.span("first"), span.type, span.confidence, RULE))
+        out.append(span)
+    return sorted(out)
