@@ -48,7 +48,7 @@ from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.roads import find_road_points
 from deid_crf.deid.recognizers.streets import find_streets
 from deid_crf.deid.recognizers.vehicles import find_vehicle_ids
-from deid_crf.deid.recognizers.work import find_companies, find_professions
+from deid_crf.deid.recognizers.work import employers_after_jobs, find_companies, find_professions
 from deid_crf.deid.rules import RuleLayer
 from deid_crf.text.spans import MODEL, RULE, PHISpan
 
@@ -254,6 +254,8 @@ def test_postcodes(text, expected):
     [
         ("el 3 de marzo de 2020", ["3 de marzo de 2020"]),
         ("Fecha: lunes 8 de abril de 2024, 12:30 h", ["lunes 8 de abril de 2024"]),
+        # a weekday's abbreviation before a day and a month (an e-mail header's)
+        ("Enviado: jue, 11 dic 2025 13:02; Fecha: vie. 12 de mayo", ["jue, 11 dic 2025", "vie. 12 de mayo"]),
         ("Enviado el: martes, 13 de febrero de 2024 16:42", ["martes, 13 de febrero de 2024"]),
         ("TC del 3-III-2020 y del 8-XI-2023; 29-II-2023 no existe", ["3-III-2020", "8-XI-2023"]),
         ("Extracción: 05.03.24 08:12   Validación: 2024-03-05 13:40", ["05.03.24", "2024-03-05"]),
@@ -425,6 +427,8 @@ def test_several_towns_in_brackets_after_a_country():
         ("tinción de rojo Congo; fiebre de Malta", []),
         # part of a longer word
         ("Perúes, Chinatown", []),
+        # a name the lists write in capitals only in capitals: "Usa andador" is a verb
+        ("Usa andador; su hijo vive en USA y su hija en EEUU", ["USA", "EEUU"]),
     ],
 )
 def test_country_names_in_any_of_the_notes_languages(text, expected):
@@ -564,6 +568,8 @@ def test_nicknames_after_names(text, name, expected):
 # ------------------------------------------------------------------------------ relatives
 
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
+STAFF = "NOMBRE_PERSONAL_SANITARIO"
+OTHER = "OTROS_SUJETO_ASISTENCIA"
 
 
 @pytest.mark.parametrize(
@@ -644,10 +650,51 @@ def test_relatives_retypes_a_name_after_a_kinship_word(text, name, expected_type
         ("Trabaja de noche y duerme mal.", []),
         ("trabajaba de lunes a viernes", []),
         ("Se recomienda el empleo de heparina.", []),
+        # a participle after the job is no part of it (no MEDDOCAN job ends in one)
+        ("el yerno, que es guardia civil destinado en Villanueva", ["guardia civil"]),
     ],
 )
 def test_professions(text, expected):
     assert texts(find_professions, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "job", "place", "model_type", "expected"),
+    [
+        (
+            "Varón de 52 años, soldador en CAF Beasain (turno de noche)",
+            "soldador",
+            "CAF Beasain",
+            "CENTRO_SALUD",
+            OTHER,
+        ),
+        ("La hija trabaja de profesora en el IES Santa Clara.", "profesora", "IES Santa Clara", "INSTITUCION", OTHER),
+        (
+            "dio clase durante treinta años en el Colegio Público Veneranda Manzano.",
+            None,
+            "Colegio Público Veneranda Manzano",
+            "INSTITUCION",
+            OTHER,
+        ),
+        (
+            "Trabaja de repartidor para Panadería Hermanos Ahmed.",
+            "repartidor",
+            "Panadería Hermanos Ahmed",
+            RELATIVE,
+            OTHER,
+        ),
+        # a hospital or a health centre where someone works, a town, a body named elsewhere
+        ("Trabaja como enfermera en el Hospital de Jaén.", "enfermera", "Hospital de Jaén", "HOSPITAL", "HOSPITAL"),
+        ("trabajó de costurera en Triana hasta 1960", "costurera", "Triana", "TERRITORIO", "TERRITORIO"),
+        ("Acude desde el IES Santa Clara, donde trabaja.", None, "IES Santa Clara", "INSTITUCION", "INSTITUCION"),
+    ],
+)
+def test_employers_after_jobs(text, job, place, model_type, expected):
+    spans = [PHISpan(text.index(place), text.index(place) + len(place), model_type, 0.9, MODEL)]
+    if job:
+        spans.append(PHISpan(text.index(job), text.index(job) + len(job), "PROFESION", 0.9, MODEL))
+    out = employers_after_jobs(text, sorted(spans))
+    assert [s.type for s in out if text[s.start : s.end] == place] == [expected]
 
 
 @pytest.mark.parametrize(
@@ -777,6 +824,15 @@ def test_an_age_after_a_relative_without_a_kinship_word_keeps_its_type():
         # no label right before: the model's type stays
         ("La enfermera vio a Ana Soler ayer", "Ana Soler", "NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA"),
         ("Paciente acompañado por Ana Soler", "Ana Soler", RELATIVE, RELATIVE),
+        # a name in brackets after a staff role or a service, maybe with a complement
+        ("Valorada por Rehabilitación y Logopedia (Lucía Argüelles), con mejoría", "Lucía Argüelles", RELATIVE, STAFF),
+        ("con la trabajadora social del Centro de Salud de Haro (Rebeca Galilea)", "Rebeca Galilea", RELATIVE, STAFF),
+        ("26/11 — Enfermería (Inmaculada Jurado)\nNoche tranquila", "Inmaculada Jurado", RELATIVE, STAFF),
+        ("comunicada a la supervisora de quirófano (Amparo Sanz).", "Amparo Sanz", RELATIVE, STAFF),
+        # a relative's job, a residence, a sentence between: the model's type stays
+        ("su hija, enfermera (Marta López), vendrá", "Marta López", RELATIVE, RELATIVE),
+        ("residente en Mérida (Extremadura Gómez)", "Extremadura Gómez", RELATIVE, RELATIVE),
+        ("Enfermería. Vino su hija (Marta López)", "Marta López", RELATIVE, RELATIVE),
     ],
 )
 def test_roles_from_labels(text, name, model_type, expected):

@@ -7,7 +7,7 @@ import pytest
 
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.names import completed_names, nicknames_after_names
-from deid_crf.deid.recognizers.signatures import entry_signatures
+from deid_crf.deid.recognizers.signatures import entry_initials, entry_signatures
 from deid_crf.text.spans import MODEL, PHISpan
 
 STAFF = "NOMBRE_PERSONAL_SANITARIO"
@@ -36,6 +36,12 @@ def shown(text: str, spans) -> list[tuple[str, str]]:
         ("Ingreso.\n09/05 (domingo) — guardia", ["09/05", "domingo"]),
         ("Ingreso.\njue 21 — Afebril.", ["jue 21"]),
         ("Ingreso.\nlun 7-ene — Afebril.", ["lun 7-ene"]),
+        # a weekday and a day/month, maybe a time between it and the dash
+        (
+            "Ingreso.\nDom 02/11 – JHS\nMar 04/11 09:15 – ESH\nviernes 28/11 — Trabajo Social",
+            ["Dom 02/11", "Mar 04/11", "viernes 28/11"],
+        ),
+        ("Ingreso.\nMar 31/02 – imposible", []),
         # not an entry's date: a dose, a pressure, a weekday word without a dash after it
         ("Ingreso.\n1/2 comprimido cada 8 h.\n12/08 mmHg", []),
         ("Ingreso.\ndom 3 casas en la calle", []),
@@ -166,3 +172,14 @@ def test_bodies_with_an_acronym_head(text, want):
     from deid_crf.deid.recognizers.institutions import find_organisations
 
     assert [text[a:b] for a, b, _ in find_organisations(text)] == want
+
+
+def test_initials_that_close_two_entry_lines_or_more_are_staff():
+    text = (
+        "Sáb 01/11 – Dr. Hernández\nIngreso.\n\nDom 02/11 – JHS\nMejor.\n\nMar 04/11 09:15 – ESH\nEstable.\n\n"
+        "Miércoles 5 – ESH\nDelirium.\n\nJueves 6 de noviembre de 2025 – ESH\nAlta.\n\n12/03 – TAC\n"
+    )
+    assert shown(text, entry_initials(text, [])) == [("ESH", STAFF)] * 3  # JHS and TAC close one entry each
+    # a span already over them is left as it is
+    model = [span(text, "ESH", PATIENT)]
+    assert shown(text, entry_initials(text, model))[0] == ("ESH", PATIENT)

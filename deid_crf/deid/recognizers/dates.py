@@ -77,7 +77,9 @@ _END = r"(?![\w/]|[.,]\d)"
 _CONTEXT_WIDTH = 30
 
 _WRITTEN = re.compile(
-    rf"(?<![\w/-])(?:(?P<weekday>{_WEEKDAY}),?{SP}+)?(?:(?P<day>\d{{1,2}})(?:{_OF}|[-/ ]))?(?P<month>{_MONTH})\.?"
+    # a weekday, or its abbreviation before the day ("jue, 11 dic 2025": an e-mail header's)
+    rf"(?<![\w/-])(?:(?P<weekday>{_WEEKDAY}|(?:{_WEEKDAY_ABBREVIATIONS})\.?(?=,?{SP}+\d)),?{SP}+)?"
+    rf"(?:(?P<day>\d{{1,2}})(?:{_OF}|[-/ ]))?(?P<month>{_MONTH})\.?"
     rf"(?:{_YEAR_OF}(?P<year>\d{{4}}|\d{{2}}){_END})?(?!\w)",
     re.IGNORECASE,
 )
@@ -114,12 +116,13 @@ _CELL_DAY_MONTH = re.compile(
     r"(?=[ \t]*(?:\||$)|[ \t]+\d{1,2}[:h.]\d\d|[ \t]+(?:[MTN][ \t]+)?[—–-][ \t]|[ \t]+\()",
     re.MULTILINE,
 )
-# A weekday's abbreviation and the day opening a progress note's entry, before its dash
-# (``vie 18 — …``, ``mar 15-oct — …``).
+# A weekday (or its abbreviation) and the day, maybe with the month, opening a progress
+# note's entry, before its dash and maybe the time (``vie 18 — …``, ``mar 15-oct — …``,
+# ``Dom 02/11 – …``, ``Mar 04/11 09:15 – …``, ``viernes 28/11 — …``).
 _ENTRY_WEEKDAY_DAY = re.compile(
-    rf"^[ \t]*(?P<date>(?i:{_WEEKDAY_ABBREVIATIONS})\.?{SP}+(?P<day>\d{{1,2}})"
-    rf"(?:-(?i:{'|'.join(MONTH_ABBREVIATIONS)}))?)"
-    rf"(?={SP}+[—–-]{SP})",
+    rf"^[ \t]*(?P<date>(?i:{_WEEKDAY_ABBREVIATIONS}|{_WEEKDAY})\.?,?{SP}+(?P<day>\d{{1,2}})"
+    rf"(?:-(?i:{'|'.join(MONTH_ABBREVIATIONS)})|/(?P<month>\d{{1,2}})(?!/\d))?)"
+    rf"(?={SP}+(?:\d{{1,2}}[:h.]\d\d{SP}+)?[—–-]{SP})",
     re.MULTILINE,
 )
 # A Basque date, the year first: ``2025eko otsailaren 26a``, ``2024ko martxoaren 3an``
@@ -374,7 +377,8 @@ def _basque(text: str, found: Anchors) -> Iterator[Span]:
 
 def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_ENTRY_WEEKDAY_DAY, text, found):
-        if 1 <= int(m.group("day")) <= 31:
+        month = m.group("month")
+        if _valid(2000, int(month), int(m.group("day"))) if month else 1 <= int(m.group("day")) <= 31:
             yield m.start("date"), m.end("date")
 
 

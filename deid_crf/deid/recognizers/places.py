@@ -204,10 +204,20 @@ def _find_listed(
                 break
 
 
+@cache
+def _country_acronyms() -> frozenset[str]:
+    """The keys of the country names the lists write in capitals (``USA``, ``EEUU``)."""
+    return listed_names(COUNTRY_LISTS, lambda name: _key(name) if name.isupper() else "")
+
+
 def find_country_names(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
     """Every capitalised country name of the lists (see the module), longest first
-    (``words``: see :func:`_find_listed`)."""
-    return _find_listed(text, _countries_by_first_word(), COUNTRY, words)
+    (``words``: see :func:`_find_listed`); one the lists write in capitals only in
+    capitals (``Usa andador`` is a verb)."""
+    acronyms = _country_acronyms()
+    for start, end, entity_type in _find_listed(text, _countries_by_first_word(), COUNTRY, words):
+        if text[start:end].isupper() or _key(text[start:end]) not in acronyms:
+            yield start, end, entity_type
 
 
 def find_region_names(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:

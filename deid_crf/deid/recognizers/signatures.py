@@ -18,6 +18,9 @@ a line, in place of the spans inside the bracket:
   more (a clinical acronym, ``(EPOC)``, closes one sentence, not every entry);
 - a name alone (``(Lorena)``) when the same name signs with a role elsewhere in the
   text.
+
+:func:`entry_initials` puts one on capital initials alone after an entry's date and dash
+that close the line (``Mar 04/11 09:15 – ESH``), when they sign two entries or more.
 """
 
 from __future__ import annotations
@@ -36,8 +39,9 @@ _WEEKDAY_ABBREVIATION = r"(?:lun|mar|mié|mie|jue|vie|sáb|sab|dom)"
 # The date that opens an entry: a day and month in figures (a year maybe), or a
 # weekday's abbreviation and the day (``vie 18``, ``mar 15-oct``).
 _ENTRY_DATE = (
-    rf"(?:\d{{1,2}}[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?|(?i:{_WEEKDAY_ABBREVIATION})\.?{SP}+\d{{1,2}}(?:-[^\W\d_]{{3}})?"
-    rf"|(?i:{'|'.join(WEEKDAYS)}),?{SP}+\d{{1,2}}(?:{SP}+de{SP}+[^\W\d_]+)?)"
+    rf"(?:\d{{1,2}}[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?"
+    rf"|(?i:{_WEEKDAY_ABBREVIATION}|{'|'.join(WEEKDAYS)})\.?,?{SP}+\d{{1,2}}"
+    rf"(?:-[^\W\d_]{{3}}|[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?|{SP}+de{SP}+[^\W\d_]+(?:{SP}+de{SP}+\d{{4}})?)?)"
 )
 _ENTRY_LINE = re.compile(rf"^{SP}*{_ENTRY_DATE}(?={SP}|[(—–-]|$)", re.MULTILINE)
 _AFTER_ENTRY_DATE = re.compile(rf"{SP}*(?:[{UPPER}]{SP}+)?[—–-]{SP}*$")
@@ -124,4 +128,23 @@ def entry_signatures(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             continue  # a span reaching out of the bracket: the model read something else there
         out = [s for s in out if s not in over]
         out.append(PHISpan(start, end, STAFF, 1.0, RULE))
+    return sorted(out)
+
+
+# Capital initials alone after an entry's date and dash, closing the line (``Mar 04/11
+# 09:15 – ESH``): the entry's writer, when the same initials sign two entries or more.
+_INITIALS_AFTER_ENTRY_DATE = re.compile(
+    rf"^{SP}*{_ENTRY_DATE}(?:{SP}+\d{{1,2}}[:h.]\d\d)?{SP}*[—–-]{SP}*(?P<name>{_INITIALS}){SP}*$", re.MULTILINE
+)
+
+
+def entry_initials(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with a staff span on the initials that close two entry lines or more
+    after their date and dash (see above), where no span reaches over them."""
+    found = [m.span("name") for m in _INITIALS_AFTER_ENTRY_DATE.finditer(text)]
+    signing = Counter(text[a:b] for a, b in found)
+    out = list(spans)
+    for start, end in found:
+        if signing[text[start:end]] >= 2 and not any(s.start < end and s.end > start for s in out):
+            out.append(PHISpan(start, end, STAFF, 1.0, RULE))
     return sorted(out)
