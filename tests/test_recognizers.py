@@ -256,6 +256,9 @@ def test_postcodes(text, expected):
         ("Fecha: lunes 8 de abril de 2024, 12:30 h", ["lunes 8 de abril de 2024"]),
         # a weekday's abbreviation before a day and a month (an e-mail header's)
         ("Enviado: jue, 11 dic 2025 13:02; Fecha: vie. 12 de mayo", ["jue, 11 dic 2025", "vie. 12 de mayo"]),
+        # a month alone in lower case after "de" or in a list; not capitalised there, nor after "mes de"
+        ("tres ingresos (febrero, julio y el actual) y el de agosto", ["febrero", "julio", "agosto"]),
+        ("vive en la Plaza de Mayo; una salida al campo (mes de abril)", []),
         ("Enviado el: martes, 13 de febrero de 2024 16:42", ["martes, 13 de febrero de 2024"]),
         ("TC del 3-III-2020 y del 8-XI-2023; 29-II-2023 no existe", ["3-III-2020", "8-XI-2023"]),
         ("Extracción: 05.03.24 08:12   Validación: 2024-03-05 13:40", ["05.03.24", "2024-03-05"]),
@@ -268,7 +271,7 @@ def test_postcodes(text, expected):
         ("del 24 al 28 de septiembre de 2023", ["24", "28 de septiembre de 2023"]),
         ("Ingreso no CHUS do 2 ao 19 de xaneiro de 2025", ["2", "19 de xaneiro de 2025"]),
         ("viaje con salida el 2 y regreso el 16 de abril de 2025", ["2", "16 de abril de 2025"]),
-        ("el 2 y 3 pacientes de abril; tomó 2 y luego el 16 de abril", ["16 de abril"]),
+        ("el 2 y 3 pacientes en abril; tomó 2 y luego el 16 de abril", ["abril", "16 de abril"]),
         ("la revisión del jueves 8 la hicimos; vuelve el lunes", ["jueves 8", "lunes"]),
         ("colocada el 19/02 y ajustada al 1/3 distal", ["19/02"]),
         ("desde la Navidad pasada y en Semana Santa", ["Navidad", "Semana Santa"]),

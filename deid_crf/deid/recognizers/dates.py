@@ -186,6 +186,20 @@ _YEAR = re.compile(
 _BEFORE_YEAR = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|de|del|el|año|nacimiento:?)\s+|\()$")
 # A month name alone is a date after these words ("en junio", "entre marzo y abril").
 _BEFORE_MONTH = re.compile(r"(?:\b(?:en|desde|hasta|entre|durante|y|inicios de|finales de|mediados de))\s+$")
+# A month in lower case alone is a date after "de" too ("el ingreso de agosto") and in a
+# list ("tres ingresos (febrero, julio y el actual)"); a capitalised one there may name a
+# street or a feast ("Plaza de Mayo").
+# (Not after "mes de", which MEDDOCAN train takes into the span once: "mes de abril".)
+_BEFORE_LOWER_CASE_MONTH = re.compile(r"(?:(?<!\bmes )\bde\s+|[(,]\s*)$")
+
+
+def _month_alone_is_a_date(text: str, m: re.Match[str]) -> bool:
+    before = _words_before(text, m.start("month"))
+    if _BEFORE_MONTH.search(before):
+        return True
+    return m.group("month").islower() and _BEFORE_LOWER_CASE_MONTH.search(before) is not None
+
+
 # Names that hold a date: "Hospital Universitario 12 de Octubre", "Avda. 1 de Mayo", "Col, 1 de Mayo".
 _NAME_BEFORE = re.compile(
     r"(?:\bhospital(?:\s+(?:universitario|general|materno[- ]infantil|cl[ií]nico))*|\bh\.(?:\s?u\.)?|\bhu"
@@ -324,7 +338,7 @@ def _written(text: str, found: Anchors) -> Iterator[Span]:
             continue
         abbreviated = m.group("month").lower() in MONTH_ABBREVIATIONS
         alone = m.group("day") is None and m.group("year") is None
-        if alone and (abbreviated or not _BEFORE_MONTH.search(_words_before(text, m.start("month")))):
+        if alone and (abbreviated or not _month_alone_is_a_date(text, m)):
             continue
         end = m.end()
         if m.group("year") is None and not abbreviated and text[end - 1] == ".":

@@ -320,6 +320,8 @@ _STAFF_FIELD = _name_field(
     rf"médic[oa](?:{SP}+(?:responsable|adjunt[oa]|residente|de{SP}+familia))?|doctor[a]?|facultativ[oa]"
     rf"|responsable{SP}+clínic[oa]|enfermer[oa](?:{SP}+responsable)?|matrona|remitid[oa]{SP}+por|firmado{SP}+por"
     rf"|fdo|informado{SP}+por|realizado{SP}+por"
+    # the other staff a report or a sheet names in a field ("Residente: Laura …", "MIR: …")
+    rf"|residente|mir|adjunt[oa]|supervisor[a]?|trabajador[a]?{SP}+social|fisioterapeuta|logopeda|psicólog[oa]"
 )
 # The patient's name fields of other forms than MEDDOCAN's ``Nombre:`` template, in
 # the co-official languages too (``Pacient:``, ``Nome:``, ``Izena:``).
