@@ -350,6 +350,11 @@ def test_the_rule_layer_keeps_one_span_where_recognizers_agree():
         # private insurers and banks; a town that names a bank is left to the model
         ("Asegurada en Sanitas; antes en SegurCaixa Adeslas y DKV.", ["Sanitas", "SegurCaixa Adeslas", "DKV"]),
         ("Trabajó en Santander y cobra de Ibercaja.", ["Ibercaja"]),
+        # mutuas and emergency services named without a head word, with their number
+        (
+            "traído por el SUC; ambulancia del SAMU 061; (Emergentziak); la mutua (Mutualia); la Unió de Mutues",
+            ["SUC", "SAMU 061", "Emergentziak", "Mutualia", "Unió de Mutues"],
+        ),
     ],
 )
 def test_institutions(text, expected):
@@ -781,6 +786,31 @@ def test_two_ages_with_one_unit_are_two_spans(text, age, age_type, expected):
     out = relatives(text, [PHISpan(start, start + len(age), age_type, 0.9, MODEL)])
     assert [text[s.start : s.end] for s in out if s.type == age_type and text[s.start].isdigit()] == expected
     assert {s.type for s in out if text[s.start].isdigit()} == {age_type}
+
+
+def test_a_relatives_name_and_age_in_brackets_and_a_qualifier_left_out():
+    text = "Viu amb la dona (Roser, 74 anys), amb demència lleu."
+    assert [(text[s.start : s.end], s.type) for s in relatives(text, [])] == [
+        ("dona", RELATIVE),
+        ("Roser", RELATIVE),
+        ("74 anys", RELATIVE),
+    ]
+    # an age after a relative's name and a comma is the relative's; after the patient's, the patient's
+    text = "- II-4: padre, Ramón Sainz, 75 años, melanoma. Paciente: Luis Sainz, 40 años."
+    model = [
+        PHISpan(text.index(w), text.index(w) + len(w), t, 0.9, MODEL)
+        for w, t in [
+            ("75 años", "EDAD_SUJETO_ASISTENCIA"),
+            ("Luis Sainz", "NOMBRE_SUJETO_ASISTENCIA"),
+            ("40 años", "EDAD_SUJETO_ASISTENCIA"),
+        ]
+    ]
+    out = {text[s.start : s.end]: s.type for s in relatives(text, model)}
+    assert out["75 años"] == RELATIVE and out["40 años"] == "EDAD_SUJETO_ASISTENCIA"
+    # a qualifier the model left out, but not "gemela" (MEDDOCAN writes "hermana" alone there)
+    text = "La hermana pequeña vive en Granada; una hermana gemela de su madre."
+    model = [PHISpan(m, m + len("hermana"), RELATIVE, 0.9, MODEL) for m in (3, text.index("hermana gemela"))]
+    assert [text[s.start : s.end] for s in relatives(text, model)] == ["hermana pequeña", "hermana", "madre"]
 
 
 def test_relatives_take_the_age_after_them():

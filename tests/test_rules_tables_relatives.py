@@ -399,7 +399,8 @@ def test_an_age_later_in_a_relatives_sentence(text, want):
             "Madre con cáncer de mama bilateral a los 47 y 59 años, fallecida a los 62.",
             ["Madre", "47", "59 años", "62"],
         ),
-        ("Padre, 75 años, melanoma a los 68. Rama paterna sin datos.", ["Padre", "68"]),
+        # (the age after the relative and a comma is the relative's too)
+        ("Padre, 75 años, melanoma a los 68. Rama paterna sin datos.", ["Padre", "75 años", "68"]),
         ("su tío paterno, diagnosticado a los 64 de cáncer de próstata", ["tío paterno", "64"]),
         # not an age: a count of something; and the patient's own sentence
         ("Su madre recibió quimioterapia y se reevaluó a los 6 ciclos.", ["madre"]),
