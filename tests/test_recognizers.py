@@ -259,6 +259,10 @@ def test_postcodes(text, expected):
         # a month alone in lower case after "de" or in a list; not capitalised there, nor after "mes de"
         ("tres ingresos (febrero, julio y el actual) y el de agosto", ["febrero", "julio", "agosto"]),
         ("vive en la Plaza de Mayo; una salida al campo (mes de abril)", []),
+        # a day alone where only a day of the month is meant: after a part of the day, in an interval
+        ("hipoglucemia la madrugada del 18. Estancia en UCI del 21 al 22: bien", ["18", "21", "22"]),
+        # a range of numbers, or a full date
+        ("dosis del 10 al 20 %; del 1 al 10 de la escala; la noche del 3 de mayo", ["3 de mayo"]),
         ("Enviado el: martes, 13 de febrero de 2024 16:42", ["martes, 13 de febrero de 2024"]),
         ("TC del 3-III-2020 y del 8-XI-2023; 29-II-2023 no existe", ["3-III-2020", "8-XI-2023"]),
         ("Extracción: 05.03.24 08:12   Validación: 2024-03-05 13:40", ["05.03.24", "2024-03-05"]),

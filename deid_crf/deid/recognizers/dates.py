@@ -96,6 +96,18 @@ _INTERVAL_START = re.compile(
     rf"{_OF}(?:{_MONTH})(?!\w)",
     re.IGNORECASE,
 )
+# A day alone, without its month, where only a day of the month can be meant: a part of
+# the day before it ("la madrugada del 18") or an interval of two days ("del 21 al 22",
+# Galician "do 4 ao 5"); MEDDOCAN train and dev have neither (its bare "el día 12" counts
+# the days of a treatment, so that is left alone), the notes' guide halves 3, all dates.
+_DAY_OF_PART = re.compile(
+    rf"\b(?i:madrugada|noche|mañana|tarde|mediodía){SP}+del{SP}+(?P<date>\d{{1,2}})"
+    rf"(?![\d/%º]|[.,]\d|{SP}*%|{SP}*(?:de|del|al|h|horas)\b)"
+)
+_DAYS_INTERVAL = re.compile(
+    rf"\b(?:del|do){SP}+(?P<date>\d{{1,2}}){SP}+(?:al|ao){SP}+(?P<date2>\d{{1,2}})"
+    rf"(?![\d/%º]|[.,]\d|{SP}*%|{SP}*(?:de|del|d['’]|mg|años|anys|anos|días|meses|semanas|horas|h)\b)"
+)
 _ROMAN = re.compile(
     rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([-/. ])({'|'.join(sorted(ROMAN_MONTHS, key=len, reverse=True))})\2"
     rf"(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)"
@@ -313,6 +325,8 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _ENTRY_WEEKDAY_DAY: lambda text, a: starts_before(text, a.weekdays, 1),
     _BASQUE: lambda text, a: a.digits,
     _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
+    _DAY_OF_PART: lambda text, a: starts_before(text, a.digits, 2),
+    _DAYS_INTERVAL: lambda text, a: starts_before(text, a.digits, 1),
     _CELL_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _DATE_IN_WORDS: lambda text, a: starts_before(text, a.months, 5),
     _WEEKDAY_DAY_WORD: lambda text, a: a.weekdays,
@@ -396,6 +410,17 @@ def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
             yield m.start("date"), m.end("date")
 
 
+def _days_alone(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_DAY_OF_PART, text, found):
+        if 1 <= int(m.group("date")) <= 31:
+            yield m.span("date")
+    for m in _matches(_DAYS_INTERVAL, text, found):
+        first, second = int(m.group("date")), int(m.group("date2"))
+        if 1 <= first < second <= 31:
+            yield m.span("date")
+            yield m.span("date2")
+
+
 def _day_month(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_DAY_MONTH, text, found):
         if _valid(2000, int(m.group(3)), int(m.group(2))):
@@ -453,6 +478,7 @@ _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _weekdays,
     _day_month,
     _cell_day_month,
+    _days_alone,
     _seasons,
     _named_days,
     _years,
