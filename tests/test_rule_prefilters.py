@@ -906,3 +906,30 @@ def test_digit_runs_the_audit_looks_for_are_those_the_lookbehind_first_pattern_f
         assert [m.span() for m in audit._DIGITS.finditer(text)] == expected, repr(text)
         found += len(expected)
     assert found > 1000
+
+
+def test_days_alone_found_from_del_and_a_digit_are_those_a_scan_of_every_position_finds():
+    """_days_alone tries its patterns only at "del"/"do" and a digit: the same days as the
+    patterns searched at every position."""
+    sp = r"[^\S\n\r]"
+    part = re.compile(rf"(?<!\w)(?i:madrugada|noche|mañana|tarde|mediodía){sp}+{dates._DAY_OF_PART.pattern}")
+    interval = re.compile(rf"(?<!\w){dates._DAYS_INTERVAL.pattern}")
+    rng = random.Random(5)
+    pieces = ("la madrugada del ", "noche del ", "Tarde del ", "del ", "do ", "modelo ", " al ", " ao ", "ydel ")
+    numbers = ("18", "4", "40", "2", "31", "10")
+    after = ("", ".", " %", " de marzo", " mg", ":", " y", "h", ",5")
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) + rng.choice(numbers) + rng.choice(after) for _ in range(rng.randint(1, 4)))
+        expected = []
+        for m in interval.finditer(text):
+            if 1 <= int(m.group("date")) < int(m.group("date2")) <= 31:
+                expected += [m.span("date"), m.span("date2")]
+        taken = set(expected)
+        for m in part.finditer(text):
+            if (
+                1 <= int(m.group("date")) <= 31
+                and m.span("date") not in taken
+                and not interval.match(text, m.start("date") - 4)
+            ):
+                expected.append(m.span("date"))
+        assert sorted(set(dates._days_alone(text, dates.anchors(text)))) == sorted(set(expected)), text

@@ -100,13 +100,14 @@ _INTERVAL_START = re.compile(
 # the day before it ("la madrugada del 18") or an interval of two days ("del 21 al 22",
 # Galician "do 4 ao 5"); MEDDOCAN train and dev have neither (its bare "el día 12" counts
 # the days of a treatment, so that is left alone), the notes' guide halves 3, all dates.
-_DAY_OF_PART = re.compile(
-    rf"\b(?i:madrugada|noche|mañana|tarde|mediodía){SP}+del{SP}+(?P<date>\d{{1,2}})"
-    rf"(?![\d/%º]|[.,]\d|{SP}*%|{SP}*(?:de|del|al|h|horas)\b)"
-)
+# (Found from each "del"/"do" and a digit, which few texts hold: the patterns are tried
+# only there, see _days_alone.)
+_DEL_AND_DIGIT = re.compile(rf"d(?:el|o){SP}+\d")
+_PART_OF_DAY_BEFORE = re.compile(rf"(?<!\w)(?i:madrugada|noche|mañana|tarde|mediodía){SP}+\Z")
+_NOT_A_DAY_AFTER = rf"(?![\d/%º]|[.,]\d|{SP}*%|{SP}*(?:de|del|d['’]|al|mg|años|anys|anos|días|meses|semanas|horas|h)\b)"
+_DAY_OF_PART = re.compile(rf"del{SP}+(?P<date>\d{{1,2}}){_NOT_A_DAY_AFTER}")
 _DAYS_INTERVAL = re.compile(
-    rf"\b(?:del|do){SP}+(?P<date>\d{{1,2}}){SP}+(?:al|ao){SP}+(?P<date2>\d{{1,2}})"
-    rf"(?![\d/%º]|[.,]\d|{SP}*%|{SP}*(?:de|del|d['’]|mg|años|anys|anos|días|meses|semanas|horas|h)\b)"
+    rf"(?:del|do){SP}+(?P<date>\d{{1,2}}){SP}+(?:al|ao){SP}+(?P<date2>\d{{1,2}}){_NOT_A_DAY_AFTER}"
 )
 _ROMAN = re.compile(
     rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([-/. ])({'|'.join(sorted(ROMAN_MONTHS, key=len, reverse=True))})\2"
@@ -325,8 +326,6 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _ENTRY_WEEKDAY_DAY: lambda text, a: starts_before(text, a.weekdays, 1),
     _BASQUE: lambda text, a: a.digits,
     _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
-    _DAY_OF_PART: lambda text, a: starts_before(text, a.digits, 2),
-    _DAYS_INTERVAL: lambda text, a: starts_before(text, a.digits, 1),
     _CELL_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _DATE_IN_WORDS: lambda text, a: starts_before(text, a.months, 5),
     _WEEKDAY_DAY_WORD: lambda text, a: a.weekdays,
@@ -411,14 +410,19 @@ def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
 
 
 def _days_alone(text: str, found: Anchors) -> Iterator[Span]:
-    for m in _matches(_DAY_OF_PART, text, found):
-        if 1 <= int(m.group("date")) <= 31:
-            yield m.span("date")
-    for m in _matches(_DAYS_INTERVAL, text, found):
-        first, second = int(m.group("date")), int(m.group("date2"))
-        if 1 <= first < second <= 31:
-            yield m.span("date")
-            yield m.span("date2")
+    """A day alone after a part of the day or in an interval of two days (see above)."""
+    for m in _DEL_AND_DIGIT.finditer(text):
+        start = m.start()
+        if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            continue
+        if interval := _DAYS_INTERVAL.match(text, start):
+            first, second = int(interval.group("date")), int(interval.group("date2"))
+            if 1 <= first < second <= 31:
+                yield interval.span("date")
+                yield interval.span("date2")
+        elif (day := _DAY_OF_PART.match(text, start)) and _PART_OF_DAY_BEFORE.search(text, max(0, start - 12), start):
+            if 1 <= int(day.group("date")) <= 31:
+                yield day.span("date")
 
 
 def _day_month(text: str, found: Anchors) -> Iterator[Span]:

@@ -52,13 +52,17 @@ def find_hospital_acronyms(text: str) -> Iterator[Match]:
         yield start, end, HOSPITAL
 
 
-_KIND = re.compile(
-    r"(?<!\w)(?:del|al|el|Del|Al|El)\s+(?P<kind>Clínico|Clínic|Regional|Provincial|Comarcal|General|Universitario)"
-    r"(?![\w-])(?!\s+(?:de\s+|del\s+|d[’'])?[A-ZÁÉÍÓÚÑ])"
-)
+# The kind is looked for first (few texts hold one), then the article before it.
+_KIND = re.compile(r"(?:Clínico|Clínic|Regional|Provincial|Comarcal|General|Universitario)(?![\w-])")
+_ARTICLE_BEFORE = re.compile(r"(?<!\w)(?:del|al|el|Del|Al|El)\s+\Z")
+_CAPITALISED_AFTER = re.compile(r"\s+(?:de\s+|del\s+|d[’'])?[A-ZÁÉÍÓÚÑ]")
 
 
 def find_hospital_kinds(text: str) -> Iterator[Match]:
     """Hospitals named by their kind alone (see the module)."""
     for m in _KIND.finditer(text):
-        yield m.start("kind"), m.end("kind"), HOSPITAL
+        start, end = m.span()
+        if start and text[start - 1].isalnum():
+            continue
+        if _ARTICLE_BEFORE.search(text, max(0, start - 6), start) and not _CAPITALISED_AFTER.match(text, end):
+            yield start, end, HOSPITAL

@@ -164,6 +164,18 @@ _PARTNER = re.compile(
 # notes that use it ("la dona no té telèfon", "A dona faleceu en 2019"); Spanish has "dona"
 # only as a verb, after a pronoun or a name.
 _ARTICLE_DONA = re.compile(rf"(?<!\w)(?:[Ll]a|[Aa]|[Dd]a){SP}+(?P<phrase>dona)(?![\w\-:])(?!{SP}*:)")
+# (The word looked for first, then the article before it: few texts hold "dona".)
+_DONA = re.compile(rf"dona(?![\w\-:])(?!{SP}*:)")
+_DONA_ARTICLE_BEFORE = re.compile(rf"(?<!\w)(?:[Ll]a|[Aa]|[Dd]a){SP}+\Z")
+
+
+def _wives_called_dona(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of :data:`_ARTICLE_DONA`'s ``dona``."""
+    for m in _DONA.finditer(text):
+        start = m.start()
+        if not (start and text[start - 1].isalnum()) and _DONA_ARTICLE_BEFORE.search(text, max(0, start - 6), start):
+            yield m.span()
+
 
 # Children called by a word for children, not a kinship word ("los niños están con una
 # prima", "no mantiene contacto con los chicos", "tres menores a cargo", "os dous nenos"):
@@ -172,7 +184,7 @@ _ARTICLE_DONA = re.compile(rf"(?<!\w)(?:[Ll]a|[Aa]|[Dd]a){SP}+(?P<phrase>dona)(?
 # none; the notes' guide halves have 6, all relatives. Not after a preposition that opens
 # a general statement ("en los niños", "para las niñas") nor "menores de" (an age limit).
 _CHILD_WORD = r"(?:niñ[oa]s|chic[oa]s|crí[oa]s|nen[oa]s|nens|nenes|menores)"
-_CHILD_AT = re.compile(rf"(?<![\w-]){_CHILD_WORD}(?![\w\-:])(?!{SP}*:)(?!{SP}+de{SP}+(?:\d|edad))")
+_CHILD_AT = re.compile(rf"{_CHILD_WORD}(?![\w\-:])(?!{SP}*:)(?!{SP}+de{SP}+(?:\d|edad))")
 _CHILD_BEFORE = re.compile(
     rf"(?:(?<![\w-])(?P<determiner>[Ll]os|[Ll]as|[Ss]us|[Mm]is|[Oo]s|[Aa]s|seus|ses|[Ee]ls|[Ll]es)"
     rf"|(?<![\w-])(?P<numeral>{_NUMERAL})){SP}+\Z"
@@ -182,8 +194,10 @@ _GENERAL_STATEMENT = re.compile(rf"(?<!\w)(?:en|para|entre|En|Para|Entre){SP}+\Z
 
 def _children(text: str) -> Iterator[tuple[int, int]]:
     """The spans of children called so (see :data:`_CHILD_WORD`)."""
-    for m in _CHILD_AT.finditer(text):
+    for m in _CHILD_AT.finditer(text):  # the word first, then what is before it
         start = m.start()
+        if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+            continue
         before = _CHILD_BEFORE.search(text, max(0, start - 16), start)
         if before is None:
             continue
@@ -266,7 +280,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     ]
     added += [
         PHISpan(start, end, RELATIVE, 1.0, RULE)
-        for start, end in [*_children(text), *(m.span("phrase") for m in _ARTICLE_DONA.finditer(text))]
+        for start, end in [*_children(text), *_wives_called_dona(text)]
         if not coverage.overlaps(start, end)
     ]
     out: list[PHISpan] = []
