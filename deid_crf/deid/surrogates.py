@@ -295,8 +295,9 @@ class Vocabulary:
                 return None
             values = saved["fields"]
             kinds = {f.name: f.type for f in dataclasses.fields(cls)}
+            # (types checked with map, in C: 95,000 entries in the serial start of a run)
             if set(values) != set(kinds) or not all(
-                isinstance(v, list) and all(isinstance(x, str) for x in v) for v in values.values()
+                isinstance(v, list) and set(map(type, v)) <= {str} for v in values.values()
             ):
                 return None
             return cls(**{k: frozenset(v) if "frozenset" in kinds[k] else tuple(v) for k, v in values.items()})
