@@ -26,7 +26,7 @@
   capitalised occurrences of those lists, 702 are TERRITORIO spans, 152 are inside
   another span (a hospital's or a street's name) and one is in no span. Municipalities
   are not taken this way: the model finds them, and many are words (``Plan``, ``Ojos``);
-  only right after a preposition (``vive en Cambrils``, ``el puerto de Fornells``) is a
+  only right after a preposition (``vive en Cambrils``, ``el puerto de Mahón``) is a
   municipality of the list, as spelt there or in capitals, a TERRITORIO span
   (:func:`find_towns_after_prepositions`), unless it is a word a heading capitalises
   (``Fecha de Nacimiento``).
@@ -251,12 +251,12 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 
 
 # Municipalities of the INE list named right after a preposition ("trabaja en Cambrils",
-# "el puerto de Fornells", "desde Ribadavia"), spelt as listed or in capitals: TERRITORIO
-# where no span covers them; in capitals only after a preposition in capitals ("DE CAMBRILS",
-# not the tumour marker of "niveles de CEA"). On the guide halves of the notes, all 127 such names are a
-# TERRITORIO span (63) or inside another span (a hospital's, a street's); on MEDDOCAN train
-# and dev, 2 of 188 are in no span ("criterios revisados de El Escorial"). A dual name is taken in either language too
-# ("Maó-Mahón": "Maó", "Mahón").
+# "el puerto de Mahón", "desde Ribadavia"), spelt as listed or in capitals: TERRITORIO where
+# no span covers them; in capitals only after a preposition in capitals ("DE CAMBRILS", not
+# the tumour marker of "niveles de CEA"). On the notes' guide halves, all 127 such names are
+# a TERRITORIO span (63) or inside another span (a hospital's, a street's); on MEDDOCAN train
+# and dev, 2 of 188 are in no span ("criterios revisados de El Escorial"). A dual name is
+# taken in either language too ("Maó-Mahón": "Maó", "Mahón").
 TOWN_LISTS = ("municipalities.txt",)
 _TOWN_PREPOSITION = re.compile(
     rf"(?<!\w)(?:[Ee]n|[Dd]e|[Dd]esde|[Hh]asta|a|[Pp]or|[Pp]ara|EN|DE|DESDE|HASTA|POR|PARA){SP}+\Z"
@@ -264,7 +264,7 @@ _TOWN_PREPOSITION = re.compile(
 # One-word municipalities that are also Spanish words, which a heading capitalises ("Fecha de
 # Nacimiento", "Sala de Espera", "Plan de Cuidados"): those whose lower-case form is in the
 # unlabeled clinical text (CANTEMIST, ../shared/data/unlabeled_es_clinical) three times or
-# more (tests/test_rules_places.py checks the list against it).
+# more (tests/test_recognizers.py checks the list against it).
 TOWNS_THAT_ARE_WORDS = frozenset(
     """
     Agudo Alba Almendra Altura Antigua Arcos Avión Barro Blanca Blancas Blanco Bullas Bóveda Cabra Camas

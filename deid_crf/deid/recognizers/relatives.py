@@ -163,17 +163,24 @@ _PARTNER = re.compile(
 # Catalan and Galician "dona" (woman, wife) after an article is the patient's wife in the
 # notes that use it ("la dona no té telèfon", "A dona faleceu en 2019"); Spanish has "dona"
 # only as a verb, after a pronoun or a name.
-_ARTICLE_DONA = re.compile(rf"(?<!\w)(?:[Ll]a|[Aa]|[Dd]a){SP}+(?P<phrase>dona)(?![\w\-:])(?!{SP}*:)")
-# (The word looked for first, then the article before it: few texts hold "dona".)
+# (The word is looked for first, then the article before it: few texts hold "dona".)
 _DONA = re.compile(rf"dona(?![\w\-:])(?!{SP}*:)")
 _DONA_ARTICLE_BEFORE = re.compile(rf"(?<!\w)(?:[Ll]a|[Aa]|[Dd]a){SP}+\Z")
 
 
+def _is_wife_called_dona(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is ``dona`` after an article (see above)."""
+    return (
+        _DONA.fullmatch(text, start, end) is not None
+        and not (start and text[start - 1].isalnum())
+        and _DONA_ARTICLE_BEFORE.search(text, max(0, start - 6), start) is not None
+    )
+
+
 def _wives_called_dona(text: str) -> Iterator[tuple[int, int]]:
-    """The spans of :data:`_ARTICLE_DONA`'s ``dona``."""
+    """The spans of each ``dona`` after an article."""
     for m in _DONA.finditer(text):
-        start = m.start()
-        if not (start and text[start - 1].isalnum()) and _DONA_ARTICLE_BEFORE.search(text, max(0, start - 6), start):
+        if _is_wife_called_dona(text, *m.span()):
             yield m.span()
 
 
@@ -435,8 +442,7 @@ def _is_kin_only(text: str, span: PHISpan) -> bool:
     return phrase.islower() and (
         _KIN_ONLY.fullmatch(phrase) is not None
         or _PARTNER.search(text, max(0, span.start - 8), span.end) is not None
-        or _ARTICLE_DONA.fullmatch(text, max(0, span.start - 3), span.end) is not None
-        or _ARTICLE_DONA.fullmatch(text, max(0, span.start - 2), span.end) is not None
+        or _is_wife_called_dona(text, span.start, span.end)
     )
 
 

@@ -357,8 +357,8 @@ _RETYPED_AS_EMPLOYER = frozenset(
     ("INSTITUCION", "CENTRO_SALUD", "HOSPITAL", "FAMILIARES_SUJETO_ASISTENCIA", "NOMBRE_SUJETO_ASISTENCIA")
 )
 _HEALTH_HEAD = re.compile(
-    r"(?i:hospital|h\.|centro{SP}+de{SP}+salud|centre{SP}+de{SP}+salut|cap\b|cs\b|cl[ií]nica|consultorio|ambulatorio"
-    r"|complejo{SP}+hospitalario|complexo|ospitalea|osasun)".replace("{SP}", SP)
+    rf"(?i:hospital|h\.|centro{SP}+de{SP}+salud|centre{SP}+de{SP}+salut|cap\b|cs\b|cl[ií]nica|consultorio|ambulatorio"
+    rf"|complejo{SP}+hospitalario|complexo|ospitalea|osasun)"
 )
 _WORK_LOOKBACK = 60
 
@@ -378,7 +378,8 @@ def employers_after_jobs(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             and previous.type == PROFESSION
             and _AFTER_JOB.fullmatch(text, previous.end, span.start) is not None
         )
-        line = max(text.rfind("\n", 0, span.start) + 1, span.start - _WORK_LOOKBACK, previous.end if previous else 0)
+        window = max(0, span.start - _WORK_LOOKBACK, previous.end if previous else 0)
+        line = text.rfind("\n", window, span.start) + 1 or window  # searched back over the window only
         if after_job or _AFTER_WORK_VERB.search(text, line, span.start):
             out[i] = replace(span, type=OTHER_SUBJECT, source=RULE)
     return out
