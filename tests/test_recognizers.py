@@ -975,6 +975,11 @@ def test_find_health_centres(text, expected):
         # ... but not a heart defect, a year after "pasaporte", a month/year, an address's s/n
         ("CIA ostium secundum de 12 mm; sin pasaporte vigente 2023; autos 3/2024", []),
         ("Avda. Manuel Siurot S/N. E-41013 Sevilla; SN 2345 mm", []),
+        # "S/N" before a code of letters and digits, "nº de serie" with the device named between
+        (
+            "transmisor S/N 3MH0146QK7T; nº de serie del implante TFN-7731-0489-B)",
+            [("3MH0146QK7T", "IDENTIF_DISPOSITIVOS_NRSERIE"), ("TFN-7731-0489-B", "IDENTIF_DISPOSITIVOS_NRSERIE")],
+        ),
     ],
 )
 def test_labelled_biometric_and_member_ids(text, expected):

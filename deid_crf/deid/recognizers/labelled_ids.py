@@ -144,9 +144,17 @@ FIELDS: tuple[Field, ...] = (
     # "huella dactilar (plantilla HD-0047-2291)": a template's code, shaped as one
     # (after the labels that open with the same word, which the alternation tries first).
     Field(r"(?i:plantilla)", BIOMETRIC_ID, word=True),
-    Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie)", DEVICE_ID),
-    # "SN KX7720143" on an implant's label: a serial number (not "S/N", an address's "sin número").
+    # "nº de serie", "nº de serie del implante …" (the device named between)
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}serie(?:{SP}+(?:del|de{SP}+la){SP}+(?-i:[a-záéíóúñ]+)){{0,1}})", DEVICE_ID),
+    # "SN KX7720143" on an implant's label: a serial number; "S/N" too, before letters and
+    # digits only (an address's "s/n", "sin número", comes before a postcode or a town).
     Field(r"SN", DEVICE_ID, word=True, shape=r"(?=[A-Z]*[0-9])[A-Z0-9]{6,}"),
+    Field(
+        r"S/N(?=[ ]+(?=[0-9]*[A-Z])(?=[A-Z]*[0-9])[A-Z0-9]{6,}(?![\w-]))",
+        DEVICE_ID,
+        word=True,
+        shape=r"(?=[0-9]*[A-Z])(?=[A-Z]*[0-9])[A-Z0-9]{6,}",
+    ),
     # "usuario nº TSN-33-20481", "donante nº BH-ZGZ-4471", "Familia nº FAM-CAN-0412", "nº de
     # participante CH-046-0113", "declaración nº EDO-47-2025-0193": other numbers (P27.1).
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:participante|donante|usuari[oa]|familia|declaraci[oó]n|registro))", OTHER_ID),
