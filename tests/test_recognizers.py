@@ -1089,6 +1089,13 @@ def test_street_tail_stops_at_the_next_span():
             "Cortijo Los Olivares, Ctra. A-319, km 4, Burunchel",
             [("Cortijo Los Olivares, Ctra. A-319, km 4", "CALLE"), ("Burunchel", "TERRITORIO")],
         ),
+        # "s/n" closes it too (121 of MEDDOCAN's 122 CALLE spans with "s/n" end there), and the
+        # town may open with an article
+        (
+            "Ctra. Ofra s/n, La Cuesta – 38320",
+            "Ctra. Ofra s/n, La Cuesta",
+            [("Ctra. Ofra s/n", "CALLE"), ("La Cuesta", "TERRITORIO")],
+        ),
         # after a bare house number, only a listed Spanish town
         (
             "C/ Mayor 5, Alcalá de Henares",

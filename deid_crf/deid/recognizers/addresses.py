@@ -51,11 +51,11 @@ _NUMBERED_FLOOR = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SIDE_WITH_DOT = re.compile(rf"(?<![\w.]){_SIDE}\.$", re.IGNORECASE)
-# An address ending in ", Town": a digit (house number, floor, kilometre) before the last
-# comma, then capitalised words maybe joined by particles ("Puente de Vallecas").
+# An address ending in ", Town": a digit (house number, floor, kilometre) or "s/n" before
+# the last comma, then capitalised words maybe joined by particles ("Puente de Vallecas").
 _TOWN_WORD = rf"[{UPPER}][^\W\d_]{{2,}}(?:-[{UPPER}][^\W\d_]+)*"
 _TOWN_AFTER_ADDRESS = re.compile(
-    rf"\d[^,]*(?P<comma>,{SP}*)(?P<town>{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
+    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
 )
 # What closes a Spanish address before its town: a floor (``1º C``, ``3r 1a``, ``4 izda``,
 # ``bajo``) or a kilometre (``km 4``). After a bare house number the name may be a
@@ -63,7 +63,9 @@ _TOWN_AFTER_ADDRESS = re.compile(
 # so it is cut off only when it is a listed Spanish town or region.
 _FLOOR_OR_KM_BEFORE = re.compile(
     rf"(?:\d{{1,2}}{SP}?(?:[ºª°]|r|n|t|è)(?:{SP}*\w{{1,2}})?|\d{{1,3}}{SP}*(?-i:[A-Z])|{_SIDE}\.?|{_FLOOR_WORD}(?:{SP}+\w)?"
-    rf"|km\.?{SP}*\d+(?:[.,]\d+)?){SP}*$",
+    rf"|km\.?{SP}*\d+(?:[.,]\d+)?"
+    # or "s/n" (sin número), which ends 121 of MEDDOCAN's 122 CALLE spans that hold it
+    rf"|s/n){SP}*$",
     re.IGNORECASE,
 )
 _NOT_TOWN = ADDRESS_WORDS | {normalize(t.rstrip("./")) for t in STREET_TYPES}
