@@ -1185,6 +1185,11 @@ def test_find_labelled_staff(text, expected):
         # a postcode is not a house number or a floor, and a dot ends the address
         ("C/ Irunlarrea, 4 E-31008 Pamplona", ["C/ Irunlarrea, 4"]),
         ("C/ del Planetario, 28, 2, 3. Madrid", ["C/ del Planetario, 28, 2, 3"]),
+        # a German street, the type glued to the name or after it
+        (
+            "Residencia habitual: Schleißheimer Str. 214, 80809 München; Hauptstraße 3a",
+            ["Schleißheimer Str. 214", "Hauptstraße 3a"],
+        ),
         # no house number, a lower-case name, or no street type: left to the model
         ("paseaba por la Plaza Mayor de Salamanca", []),
         ("sale a dar un paseo largo 30 minutos", []),

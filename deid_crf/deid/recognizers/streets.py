@@ -14,7 +14,9 @@ capitalised name and a house number (or ``s/n``) is unambiguous:
 * in Basque the type after the name (``Maiatzaren Bata kalea, 27``, ``Gurutzeta plaza,
   z/g``, ``Begiristain doktorearen pasealekua, 109``);
 * a Galician rural address, ``Lugar de Vilalba de Abaixo, 4`` (capitalised ``Lugar``
-  only: ``en lugar de`` is a phrase).
+  only: ``en lugar de`` is a phrase);
+* a German street, the type glued to the name or after it (``Schleißheimer Str. 214``,
+  ``Hauptstraße 3a``), as a foreign patient's home address writes it.
 
 On MEDDOCAN train (862 CALLE spans) the recognizer proposes 640 spans: 584 exactly a
 gold CALLE span, 56 overlapping one with other edges (a floor written some other way,
@@ -66,10 +68,21 @@ _BASQUE_STREET = re.compile(
 )
 
 
+# A German, Austrian or Swiss street of a foreign patient's home address, the type glued to
+# the name or after it, then the house number ("Schleißheimer Str. 214", "Hauptstraße 3a").
+_GERMAN_TYPE_WORD = re.compile(r"(?:straße|strasse|Straße|Strasse|Str\.)(?!\w)")
+_GERMAN_STREET = re.compile(
+    rf"(?<!\w)[{UPPER}][^\W\d_]*(?:straße|strasse|{SP}+(?:Straße|Strasse|Str\.)){SP}+[1-9]\d{{0,3}}[a-z]?(?![\w/])"
+)
+
+
 def find_streets(text: str) -> Iterator[Match]:
     """Addresses with a street type, a name and a house number (see the module)."""
     for m in _STREET.finditer(text):
         yield m.start(), m.end(), STREET
     if _BASQUE_TYPE_WORD.search(text):  # rare: most texts skip the slower search
         for m in _BASQUE_STREET.finditer(text):
+            yield m.start(), m.end(), STREET
+    if _GERMAN_TYPE_WORD.search(text):  # rarer still
+        for m in _GERMAN_STREET.finditer(text):
             yield m.start(), m.end(), STREET
