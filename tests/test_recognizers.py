@@ -84,6 +84,9 @@ def texts(finder, text):
         ("Tel. 91 683 93 60 ext. 2417 · Fax 91 683 97 48", [("91 683 93 60 ext. 2417", PHONE), ("91 683 97 48", FAX)]),
         ("Teléfonos: 93.384.21.67 / 654 21 08 93 (hija)", [("93.384.21.67", PHONE), ("654 21 08 93", PHONE)]),
         ("Tfno.: 954.22.31.87 / 678-21-90-43", [("954.22.31.87", PHONE), ("678-21-90-43", PHONE)]),
+        # an extension alone is a phone; after a number it stays inside the number's span
+        ("Control enfermería 4B: ext. 69421", [("69421", PHONE)]),
+        ("Tel. 91 683 93 60 ext. 2417 · Fax", [("91 683 93 60 ext. 2417", PHONE)]),
         ("Fax: (5982) 487-3837 E-mail", [("5982) 487-3837", FAX)]),
         ("Tel. y fax: 961 622 403", [("961 622 403", PHONE)]),
         # A pager number is a phone (P14.2), the number only.
@@ -462,6 +465,10 @@ def test_country_names_fill_gaps_and_retype_territories():
         ("FRANCIA", "PAIS", MODEL),
         ("Rumanía", "PAIS", RULE),
     ]
+    # a Spanish province the model took for the country of the same name is TERRITORIO
+    text = "La hermana vive en Granada."
+    granada = PHISpan(text.index("Granada"), text.index("Granada") + 7, "PAIS", 0.9, MODEL)
+    assert [(text[s.start : s.end], s.type) for s in places_by_name(text, [granada])] == [("Granada", "TERRITORIO")]
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,8 @@ def test_emails_urls_ips():
         ("Tfno: 986413144 ext 1530", [("986413144 ext 1530", "NUMERO_TELEFONO")]),
         ("NHC: 786946231.", []),  # nine digits without a label or phone grouping: an id
         ("NASS: 89 56729805 56", []),
-        ("Tfno: 986413144\next 1530", [("986413144", "NUMERO_TELEFONO")]),  # no span across lines
+        # no span across lines (the extension on its own line is a phone of its own)
+        ("Tfno: 986413144\next 1530", [("986413144", "NUMERO_TELEFONO"), ("1530", "NUMERO_TELEFONO")]),
         # Labels are whole words: "hotel", "cartel", "pastel", "telescopio" are none.
         ("hotel 1234567", []),
         ("cartel 912345678", []),

@@ -125,6 +125,9 @@ class _SparingMatcher(PhoneNumberMatcher):
 _LABELLED_NUMBER = re.compile(rf"\(?\+?{SP}?(\d(?:\)?[ .-]?\d){{6,14}})(?![\w]|[ .-]\d)")
 # Pager numbers: "busca 6613", "buscapersonas: 6527- 3368" (P14.2).
 _PAGER = re.compile(rf"\bbusca(?:personas)?[.:]?{SP}*(?:n[º°o]\.?{SP}*)?(\d{{4,5}}(?:-?{SP}?\d{{4}})?)(?![\w]|[.,-]\d)")
+# An extension alone ("Control enfermería 4B: ext. 69421", "(Begoña …, ext. 54321)"): the
+# notes annotate it as a phone (P14.1); after a number it is inside the phone's span already.
+_EXTENSION_ALONE = re.compile(rf"\b(?i:ext|extensi[oó]n)\.?{SP}*:?{SP}*(\d{{3,6}})(?![\w]|[.,-]\d)")
 
 
 def _label(before: str) -> re.Match[str] | None:
@@ -195,4 +198,10 @@ def find_phones(text: str) -> Iterator[Match]:
     found += _labelled_numbers(text, Coverage((a, b) for a, b, _ in found))
     taken = Coverage((a, b) for a, b, _ in found)
     found += [(m.start(1), m.end(), PHONE) for m in _PAGER.finditer(text) if not taken.overlaps(m.start(1), m.end())]
+    if "xt" in text:  # few texts hold an extension
+        found += [
+            (m.start(1), m.end(), PHONE)
+            for m in _EXTENSION_ALONE.finditer(text)
+            if not taken.overlaps(m.start(), m.end())
+        ]
     yield from sorted(found)

@@ -210,6 +210,13 @@ def _country_acronyms() -> frozenset[str]:
     return listed_names(COUNTRY_LISTS, lambda name: _key(name) if name.isupper() else "")
 
 
+def _is_region_name(name: str, regions: dict[str, tuple[str, ...]]) -> bool:
+    """``name`` is exactly a Spanish province's, community's or island's name."""
+    key = _key(name)
+    first = _FIRST_WORD.match(key)
+    return first is not None and key in regions.get(first.group(), ())
+
+
 def find_country_names(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
     """Every capitalised country name of the lists (see the module), longest first
     (``words``: see :func:`_find_listed`); one the lists write in capitals only in
@@ -234,9 +241,13 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     coverage = Coverage((s.start, s.end) for s in spans)
     words = _capitalised_words(text)
     countries = {(start, end) for start, end, _ in find_country_names(text, words)}
+    regions = _regions_by_first_word()
     out = [
         PHISpan(s.start, s.end, COUNTRY, s.confidence, RULE)
         if s.type == TERRITORY and (s.start, s.end) in countries
+        # a Spanish province named like a country (Granada): MEDDOCAN makes it TERRITORIO 15 times in 15
+        else PHISpan(s.start, s.end, TERRITORY, s.confidence, RULE)
+        if s.type == COUNTRY and _is_region_name(text[s.start : s.end], regions)
         else s
         for s in spans
     ]
