@@ -147,7 +147,8 @@ HEAVY = ("sklearn", "sklearn_crfsuite", "scipy", "faker", "dask", "joblib", "tqd
 
 def test_importing_the_tag_command_or_tagging_with_a_crf_stays_light(tiny_model_dir, tmp_path):
     """Start-up: scikit-learn (with SciPy) alone takes most of a second; tagging with a
-    CRF imports none of these, whatever the format (surrogates load Faker)."""
+    CRF imports none of these, whatever the format (surrogates too, given the saved
+    vocabulary: tests/test_surrogates.py)."""
     note = tmp_path / "nota.txt"
     note.write_text("Nombre: Filiberta Gorostiza.\nNHC: 745120.\n", encoding="utf-8")
     code = (

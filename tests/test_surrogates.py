@@ -233,3 +233,69 @@ def test_identifiers_with_digit_like_characters(text):
     assert all(a == b for a, b in zip(text, new, strict=True) if not a.isdigit())
     assert "❶" not in new and "²" not in new
     assert surrogates().replace(text, "ID_ASEGURAMIENTO")
+
+
+# One span of each type whose values Faker drew before the vocabulary held its lists.
+FAKER_FREE_SPANS = [
+    ("Calle Carmen Romero, 23, 1D", "CALLE"),
+    ("Talleres Urbieta S.L.", "INSTITUCION"),
+    ("eromero@yahoo.es", "CORREO_ELECTRONICO"),
+    ("www.clinicabidasoa.com", "URL_WEB"),
+    ("https://pacs.sespa.es/visor?acc=RX23-0048711", "DIREC_PROT_INTERNET"),
+    ("10.46.12.87", "DIREC_PROT_INTERNET"),
+    ("fe80::1ff:fe23:4567:890a", "DIREC_PROT_INTERNET"),
+    ("militar", "PROFESION"),
+]
+
+
+def test_values_faker_drew_come_from_the_vocabulary_in_valid_shapes():
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    from deid_crf.deid.surrogates import Vocabulary
+
+    vocabulary = Vocabulary.default()
+    for seed in range(40):
+        s = surrogates(seed)
+        street, company, email, url, uri, ipv4, ipv6, job = (s.replace(t, ty) for t, ty in FAKER_FREE_SPANS)
+        assert re.fullmatch(r"Calle [^\W\d]+(?:[ -][^\W\d]+)+, \d\d, \dD", street) and "Carmen Romero" not in street
+        assert company.split()[-1] in vocabulary.company_suffixes
+        user, domain = email.split("@")
+        assert re.fullmatch(r"[a-z0-9]+(?:\.[a-z0-9]+)?", user) and domain in vocabulary.email_domains
+        assert urlsplit(url).scheme == "https" and urlsplit(url).netloc.startswith("www.")
+        assert urlsplit(uri).scheme == "https" and urlsplit(uri).path.endswith(".html") and "sespa" not in uri
+        assert ipaddress.ip_address(ipv4).version == 4 and ipv4 != "10.46.12.87"
+        assert ipaddress.ip_address(ipv6).version == 6
+        assert job.lower() in {j.lower() for j in vocabulary.jobs} and job != "militar"
+    again = [surrogates(3).replace(t, ty) for t, ty in FAKER_FREE_SPANS]
+    assert again == [surrogates(3).replace(t, ty) for t, ty in FAKER_FREE_SPANS]
+    assert again != [surrogates(4).replace(t, ty) for t, ty in FAKER_FREE_SPANS]
+
+
+def test_surrogates_of_every_type_import_no_faker_given_the_saved_vocabulary(tmp_path):
+    """Tagging draws everything from the saved vocabulary (``make gazetteers``): Faker,
+    0.05 s to import, is left to the training data's rewrite (which passes one)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from deid_crf.deid.surrogates import Vocabulary
+    from deid_crf.resources.gazetteer import DEFAULT_DIR
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    shutil.copy(DEFAULT_DIR / "SOURCES.json", lists)  # the fingerprint's lists: the project's
+    Vocabulary.build().save(lists)
+    spans = [*FAKER_FREE_SPANS, ("Ernesto Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA"), ("Madrid", "TERRITORIO")]
+    spans += [("03/03/1946", "FECHAS"), ("Hospital Universitario La Paz", "HOSPITAL"), ("Italia", "PAIS")]
+    code = (
+        "import sys\nfrom pathlib import Path\n"
+        "from deid_crf.deid.surrogates import DocumentSurrogates, Vocabulary\n"
+        f"vocabulary = Vocabulary.load(Path({str(lists)!r}))\n"
+        "assert vocabulary is not None\n"
+        "s = DocumentSurrogates(5, vocabulary=vocabulary)\n"
+        f"values = [s.replace(t, ty) for t, ty in {spans!r}]\n"
+        "print(len(values), 'faker' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == [str(len(spans)), "False"]

@@ -23,6 +23,7 @@ and the document, so a seed always gives the same documents.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Sequence
@@ -243,12 +244,22 @@ def _upper(text: str) -> str:
 # ----------------------------------------------------------------------------- document
 
 
+@functools.cache
+def _faker():
+    """One Faker for the run's rewrites (reseeded for each document): its generators
+    draw the streets, companies, e-mails and jobs of the rewritten copies, as they did
+    for the ablation rows of docs/results.md (``rewrite`` is off by default)."""
+    from faker import Faker
+
+    return Faker("es_ES")
+
+
 def rewrite_document(doc: Document, seed: int, copy: int = 0, options: RewriteOptions | None = None) -> Document:
     """One rewritten copy of ``doc`` (id ``{doc_id}~rw{copy}``); the same arguments give
     the same document."""
     options = options or RewriteOptions()
     rng = random.Random(document_seed(seed * 1000 + copy, doc.doc_id, doc.text))
-    surrogates = DocumentSurrogates(rng.getrandbits(63))
+    surrogates = DocumentSurrogates(rng.getrandbits(63), faker=_faker())
     segments = to_segments(doc)
 
     header = _header_end(segments)

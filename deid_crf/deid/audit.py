@@ -22,6 +22,7 @@ a span of its own, masked, so the key record and the output offsets stay right.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -86,27 +87,37 @@ def identifies(word: str) -> bool:
 
 def identifying_tokens(
     span: PHISpan, ignore: frozenset[str] = frozenset(), leading: frozenset[str] = frozenset()
-) -> tuple[set[str], set[str]]:
+) -> tuple[frozenset[str], frozenset[str]]:
     """The normalised capitalised words and the digit runs of ``span.text`` that
     :func:`audit` looks for (see the module's documentation); words of ``ignore``
     (normalised: e.g. the street types the surrogates know) are left out too, and those
     of ``leading`` when they open the span (titles: "Doctora Marta")."""
+    return _identifying_tokens(span.text, span.type, ignore, leading)
+
+
+# Kept for the values a worker meets again: a surrogate run asks for each span twice
+# (the words no surrogate may bring back, then the audit), and names and places recur
+# across a batch's documents. (The frozensets hash once: CPython keeps their hash.)
+@functools.lru_cache(maxsize=16_384)
+def _identifying_tokens(
+    text: str, type_: str, ignore: frozenset[str], leading: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
     words = set()
-    for i, m in enumerate(_WORD.finditer(span.text)):
+    for i, m in enumerate(_WORD.finditer(text)):
         token = m.group()
         key = normalize(token)
         if not identifies(token) or key in ignore:
             continue
-        if i == 0 and (key in leading or (span.type == RELATIVE_TYPE and key in KINSHIP)):
+        if i == 0 and (key in leading or (type_ == RELATIVE_TYPE and key in KINSHIP)):
             continue
         words.add(key)
-    digits = {m.group() for m in _DIGITS.finditer(span.text)} if span.type in _DIGIT_TYPES else set()
+    digits = {m.group() for m in _DIGITS.finditer(text)} if type_ in _DIGIT_TYPES else set()
     # An international prefix (0034) and the year that opens an episode number
     # (2024/0045612) identify nobody, and a date or another phone has them as well.
     digits = {d for d in digits if not _PHONE_PREFIX.fullmatch(d)}
     if len(digits) > 1:
         digits = {d for d in digits if not _YEAR.fullmatch(d)}
-    return words, digits
+    return frozenset(words), frozenset(digits)
 
 
 def identifying_words(

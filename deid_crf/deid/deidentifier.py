@@ -208,7 +208,6 @@ class Deidentifier:
         self.seed = secrets.randbits(63) if seed is None else int(seed)
         self.keep = frozenset(keep)
         self._vocabulary = vocabulary
-        self._faker = None
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -217,11 +216,11 @@ class Deidentifier:
         return self._vocabulary
 
     def prepare(self, mode: str) -> None:
-        """Load now what replacing in ``mode`` loads on first use: Faker and the
-        surrogate vocabulary (about 0.13 s of a core), when surrogates are drawn. Worker
-        processes forked after this share them instead of each loading them again."""
+        """Load now what replacing in ``mode`` loads on first use: the surrogate
+        vocabulary, when surrogates are drawn. Worker processes forked after this share
+        it instead of each loading it again."""
         if mode == SURROGATE or SURROGATE_ACTION in self.actions.values():
-            self._vocabulary, self._faker = self.vocabulary, self.faker
+            self._vocabulary = self.vocabulary
 
     def find(self, texts: Sequence[str], confidence: bool = True) -> list[list[PHISpan]]:
         """PHI spans of each text, sorted: the model's (with confidences) merged with
@@ -285,14 +284,6 @@ class Deidentifier:
     def _placeholder(self, type_: str, original: str) -> str:
         return self.mask(PHISpan(0, len(original), type_, text=original))
 
-    @property
-    def faker(self) -> Any:
-        if self._faker is None:
-            from faker import Faker
-
-            self._faker = Faker("es_ES")
-        return self._faker
-
     def group_surrogates(
         self, tag: str, memory: GroupMemory | None = None, avoid: Iterable[str] = ()
     ) -> GroupSurrogates:
@@ -300,9 +291,7 @@ class Deidentifier:
         drawing none with a word of ``avoid``."""
         if self.secret is None:
             raise ValueError("patient groups need a secret (GroupSecret)")
-        return GroupSurrogates(
-            self.secret, tag, memory, self.faker, self.vocabulary, self.keep, self._placeholder, avoid
-        )
+        return GroupSurrogates(self.secret, tag, memory, self.vocabulary, self.keep, self._placeholder, avoid)
 
     def apply(
         self,
@@ -325,7 +314,6 @@ class Deidentifier:
         if surrogates is None and needs_surrogates:
             surrogates = DocumentSurrogates(
                 document_seed(self.seed, doc_id, text),
-                faker=self.faker,
                 vocabulary=self.vocabulary,
                 keep=self.keep,
                 placeholder=self._placeholder,

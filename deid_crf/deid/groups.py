@@ -28,12 +28,8 @@ import hashlib
 import hmac
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from deid_crf.deid.surrogates import DEFAULT_KEEP, MAX_SHIFT_DAYS, DocumentSurrogates, Vocabulary, normalize
-
-if TYPE_CHECKING:
-    from faker import Faker
 
 # 32 bytes: e.g. `openssl rand -hex 16` (32 hex characters, 128 bits) or more.
 MIN_SECRET_BYTES = 32
@@ -112,13 +108,12 @@ class GroupSurrogates(DocumentSurrogates):
         secret: GroupSecret,
         tag: str,
         memory: GroupMemory | None = None,
-        faker: Faker | None = None,
         vocabulary: Vocabulary | None = None,
         keep: Iterable[str] = DEFAULT_KEEP,
         placeholder: Callable[[str, str], str] = lambda type_, text: f"[{type_}]",
         avoid: Iterable[str] = (),
     ):
-        super().__init__(secret.seed(tag, "start"), faker, vocabulary, keep, placeholder, avoid)
+        super().__init__(secret.seed(tag, "start"), None, vocabulary, keep, placeholder, avoid)
         self._secret, self.tag = secret, tag
         self.date_shift_days = secret.date_shift(tag)
         if memory is not None:
@@ -133,7 +128,7 @@ class GroupSurrogates(DocumentSurrogates):
         self.used = GroupMemory()
 
     def _reseed(self, *parts: str) -> None:
-        self.faker.seed_instance(self._secret.seed(self.tag, *parts))
+        self.rng.seed(self._secret.seed(self.tag, *parts))  # (and a Faker's, the same object)
 
     def _cached(self, kind: str, original: str, make: Callable[[], str]) -> str:
         key = (kind, normalize(original))

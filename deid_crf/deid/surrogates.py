@@ -19,8 +19,9 @@ What each type becomes:
 * ages: kept, or capped at 90 from 90 years on (HIPAA);
 * streets, towns, provinces, countries, hospitals, institutions, professions,
   e-mails, URLs and IP addresses: values from the project's gazetteers where built
-  (``gazetteers/lists``), otherwise from Faker's ``es_ES`` locale; a street keeps its
-  type word (``Calle``, ``Avda.``) and the shape of its numbers;
+  (``gazetteers/lists``), otherwise from Faker's ``es_ES`` lists (saved in the
+  :class:`Vocabulary`: tagging imports no Faker); a street keeps its type word
+  (``Calle``, ``Avda.``) and the shape of its numbers;
 * phone numbers and identifiers: the same pattern of digits, letters and separators
   with new digits; a DNI/NIE gets a valid check letter, a valid NASS valid check
   digits; a phone keeps its country prefix and first digit;
@@ -62,7 +63,7 @@ from deid_crf.gazetteers.spanish import (
 )
 
 if TYPE_CHECKING:
-    from faker import Faker  # imported where surrogates are made: annotating and masking need none
+    from faker import Faker  # imported only by the training data's rewrite (DocumentSurrogates' faker)
 
 MAX_SHIFT_DAYS = 365
 AGE_CAP = 90
@@ -149,7 +150,7 @@ VOCABULARY_LISTS = (
 # a tenth of building it (0.01 s against 0.11 s, in the serial start of every surrogate
 # run), most of which is folding 88,000 name keys.
 VOCABULARY_CACHE = Path("cache") / "surrogate_vocabulary.json"
-_VOCABULARY_CACHE_FORMAT = 1
+_VOCABULARY_CACHE_FORMAT = 2
 
 
 def _gazetteer_lists(names: Iterable[str], directory: Path | None = None) -> dict[str, list[str]]:
@@ -177,7 +178,7 @@ def _vocabulary_fingerprint(directory: Path) -> dict | None:
     manifest), Faker's version and this code (this module and the Spanish tables, whose
     title words and folding it uses). None without a manifest."""
     try:
-        import faker
+        from importlib import metadata
 
         from deid_crf.resources.gazetteer import read_manifest
 
@@ -187,7 +188,7 @@ def _vocabulary_fingerprint(directory: Path) -> dict | None:
         return None
     return {
         "format": _VOCABULARY_CACHE_FORMAT,
-        "faker": faker.VERSION,
+        "faker": metadata.version("faker"),  # (not `import faker`: 0.05 s of the serial start)
         "code": code,
         "lists": {name: lists[name].get("sha256") for name in VOCABULARY_LISTS if name in lists},
     }
@@ -209,6 +210,11 @@ class Vocabulary:
     regions: tuple[str, ...]
     countries: tuple[str, ...]
     hospitals: tuple[str, ...]
+    jobs: tuple[str, ...]
+    company_prefixes: tuple[str, ...]  # Grupo, Hermanos
+    company_suffixes: tuple[str, ...]  # S.L., S.Coop.
+    email_domains: tuple[str, ...]
+    web_tlds: tuple[str, ...]
     street_types: frozenset[str]  # normalised, without a final dot
     first_name_keys: frozenset[str] = field(repr=False)
     male_keys: frozenset[str] = field(repr=False)
@@ -236,6 +242,8 @@ class Vocabulary:
         fake = Faker("es_ES")
         person = fake.provider("faker.providers.person")
         address = fake.provider("faker.providers.address")
+        company = fake.provider("faker.providers.company")
+        internet = fake.provider("faker.providers.internet")
         lists = _gazetteer_lists(VOCABULARY_LISTS, directory)
         male, female = _single_words(person.first_names_male), _single_words(person.first_names_female)
         surnames = _single_words(person.last_names)
@@ -251,6 +259,11 @@ class Vocabulary:
             regions=tuple(lists.get("autonomous_communities") or address.regions),
             countries=tuple(lists.get("countries") or address.countries),
             hospitals=tuple(lists.get("meddocan_hospitals", ())),
+            jobs=tuple(fake.provider("faker.providers.job").jobs),
+            company_prefixes=tuple(company.company_prefixes),
+            company_suffixes=tuple(company.company_suffixes),
+            email_domains=tuple(internet.free_email_domains),
+            web_tlds=tuple(internet.tlds),
             street_types=frozenset(normalize(s).rstrip(".") for s in street_types),
             first_name_keys=frozenset(normalize(n) for n in known_first),
             male_keys=frozenset(normalize(n) for n in male),
@@ -589,6 +602,12 @@ class DocumentSurrogates:
     just before it on its line (used to tell surnames after ``Apellidos:``). Call it
     in text order: the draws, and so the output, depend on that order only. Types
     with no generator get ``placeholder(type_, text)`` (the mask of masked mode).
+
+    Streets, companies, e-mails, web and IP addresses and jobs are drawn from the
+    vocabulary, unless ``faker`` is given: then its generators draw them (the training
+    data's rewrite passes one, so that its copies, and the ablation rows measured on
+    them, stay what they were; tagging does not: importing Faker costs 0.05 s of a
+    run's start).
     """
 
     def __init__(
@@ -600,13 +619,12 @@ class DocumentSurrogates:
         placeholder: Callable[[str, str], str] = lambda type_, text: f"[{type_}]",
         avoid: Iterable[str] = (),
     ):
-        if faker is None:
-            from faker import Faker
-
-            faker = Faker("es_ES")
         self.faker = faker
-        self.faker.seed_instance(seed)
-        self.rng: random.Random = self.faker.random
+        if faker is not None:
+            faker.seed_instance(seed)  # its generator is then random.Random(seed), shared with it
+            self.rng: random.Random = faker.random
+        else:
+            self.rng = random.Random(seed)
         self.vocabulary = vocabulary or Vocabulary.default()
         self.keep = frozenset(keep)
         self.placeholder = placeholder
@@ -710,7 +728,9 @@ class DocumentSurrogates:
         trailing = name[len(name.rstrip()) :]
 
         def core() -> str:
-            return self.faker.street_name().split(" ", 1)[1].removeprefix("de ")
+            if self.faker is not None:
+                return self.faker.street_name().split(" ", 1)[1].removeprefix("de ")
+            return f"{self._first_name()} {self.rng.choice(self.vocabulary.surnames)}"
 
         new_name = self._cached("street", name.strip(), lambda: self._fresh(core, name)) if name.strip() else ""
         new_tail = _NUMBERS_IN_ADDRESS.sub(lambda m: _pattern_like(m.group(), self.rng), tail)
@@ -767,7 +787,7 @@ class DocumentSurrogates:
                 return self.rng.choice(self.vocabulary.hospitals)
             if not kind:
                 if type_ == "INSTITUCION":
-                    return self.faker.company()
+                    return self._company()
                 default_kind = "Centro de Salud" if type_ == "CENTRO_SALUD" else "Hospital"
             else:
                 default_kind = kind
@@ -810,16 +830,69 @@ class DocumentSurrogates:
         if type_ in ("HOSPITAL", "INSTITUCION", "CENTRO_SALUD"):
             return self.organisation(text, type_)
         if type_ == "CORREO_ELECTRONICO":
-            return self._cached("email", text, lambda: self._fresh(self.faker.free_email, text))
+            return self._cached("email", text, lambda: self._fresh(self._email, text))
         if type_ == "URL_WEB":
-            return self._cached("url", text, lambda: self._fresh(self.faker.url, text))
+            return self._cached("url", text, lambda: self._fresh(self._url, text))
         if type_ == "DIREC_PROT_INTERNET":
             # An address with a protocol (guideline P24.1), or an IP address typed so by a model.
-            make = self.faker.uri if "://" in text else self.faker.ipv6 if ":" in text else self.faker.ipv4
+            make = self._uri if "://" in text else self._ipv6 if ":" in text else self._ipv4
             return self._cached("ip", text, lambda: self._fresh(make, text))
         if type_ == "PROFESION":
-            return self._cached("job", text, lambda: self._fresh(self.faker.job, text))
+            return self._cached("job", text, lambda: self._fresh(self._job, text))
         return self.placeholder(type_, text)
+
+    # -- values of the types Faker drew (see the class's docstring) ------------------------
+    def _first_name(self) -> str:
+        return self.rng.choice(self.rng.choice((self.vocabulary.male_names, self.vocabulary.female_names)))
+
+    def _user_word(self) -> str:
+        """A surname as an e-mail or web address writes it: ``Muñoz`` → ``munoz``."""
+        return "".join(c for c in normalize(self.rng.choice(self.vocabulary.surnames)) if c.isalnum()) or "correo"
+
+    def _company(self) -> str:
+        if self.faker is not None:
+            return self.faker.company()
+        v, rng = self.vocabulary, self.rng
+        suffix = rng.choice(v.company_suffixes)
+        shape = rng.randrange(3)  # three of the shapes of Faker's es_ES companies
+        if shape == 0:
+            return f"{rng.choice(v.company_prefixes)} {rng.choice(v.surnames)} {suffix}"
+        if shape == 1:
+            return f"{rng.choice(v.surnames)} y {rng.choice(v.surnames)} {suffix}"
+        return f"{self._first_name()} {rng.choice(v.surnames)} {rng.choice(v.surnames)} {suffix}"
+
+    def _email(self) -> str:
+        if self.faker is not None:
+            return self.faker.free_email()
+        first = "".join(c for c in normalize(self._first_name()) if c.isalnum())
+        user = (f"{first}.{self._user_word()}", f"{self._user_word()}.{first}", f"{first}{self.rng.randint(10, 99)}")
+        return f"{self.rng.choice(user)}@{self.rng.choice(self.vocabulary.email_domains)}"
+
+    def _url(self) -> str:
+        if self.faker is not None:
+            return self.faker.url()
+        return f"https://www.{self._user_word()}.{self.rng.choice(self.vocabulary.web_tlds)}/"
+
+    def _uri(self) -> str:
+        if self.faker is not None:
+            return self.faker.uri()
+        return f"{self._url()}{self._user_word()}.html"
+
+    def _ipv4(self) -> str:
+        if self.faker is not None:
+            return self.faker.ipv4()
+        rng = self.rng
+        return f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+
+    def _ipv6(self) -> str:
+        if self.faker is not None:
+            return self.faker.ipv6()
+        return ":".join(f"{self.rng.randrange(0x10000):x}" for _ in range(8))
+
+    def _job(self) -> str:
+        if self.faker is not None:
+            return self.faker.job()
+        return self.rng.choice(self.vocabulary.jobs)
 
 
 def main(argv: list[str] | None = None) -> int:
