@@ -437,3 +437,26 @@ def test_the_build_saves_the_surrogate_vocabulary_which_loads_only_while_current
         saved.write_bytes(damaged)
         assert Vocabulary.load(out) is None
     assert Vocabulary.load(tmp_path / "nowhere") is None and save_vocabulary([str(tmp_path)]) == 1
+
+
+def test_a_missing_or_stale_vocabulary_is_built_and_saved_for_the_next_runs(tmp_path, monkeypatch):
+    """A run that finds no current saved vocabulary builds it and saves it (the next
+    runs load it); where the folder cannot be written it still builds it."""
+    from deid_crf.deid.surrogates import Vocabulary
+    from deid_crf.resources import gazetteer
+
+    out = tmp_path / "lists"
+    gbuild.build(write_fake_sources(tmp_path), out, use_faker=False, log=lambda m: None)
+    monkeypatch.setattr(gazetteer, "DEFAULT_DIR", out)
+    default = Vocabulary.default.__wrapped__  # without the process's cache
+    assert Vocabulary.load(out) is None
+    built = default(Vocabulary)
+    assert "Alcoi" in built.towns and Vocabulary.load(out) == built
+
+    (out / "cache" / "surrogate_vocabulary.json").unlink()
+
+    def refuse(self, directory):
+        raise PermissionError(13, "read-only")
+
+    monkeypatch.setattr(Vocabulary, "save", refuse)
+    assert default(Vocabulary) == built and Vocabulary.load(out) is None
