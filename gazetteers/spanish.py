@@ -60,6 +60,39 @@ def normalize(text: str) -> str:
     return text.casefold()
 
 
+# ------------------------------------------------------------------------- places
+
+# Cities abroad by their Spanish names (exonyms: Londres, Nueva York, Tánger, Pekín), which
+# no municipality list holds: capitals and the cities people in Spain come from, work in or
+# travel to. Written for this project; words that are also common Spanish words or first
+# names (Colonia, Victoria, Florencia, Rosario, Lima, Lagos, La Paz, San José, Asunción) are
+# left out, and so is Túnez (a country too), and one-word names whose lower-case form the
+# unlabeled clinical text has three times or more (roma, acra; tests/test_recognizers.py
+# checks it, as for the municipalities that are words). "_" joins the words of a name.
+WORLD_CITIES = tuple(
+    w.replace("_", " ")
+    for w in """
+    Lisboa Oporto Coímbra Braga Faro Londres Mánchester Liverpool Edimburgo Dublín París Marsella
+    Lyon Burdeos Perpiñán Niza Montpellier Biarritz Estrasburgo Bruselas Amberes Ámsterdam Róterdam
+    La_Haya Berlín Múnich Fráncfort Hamburgo Stuttgart Düsseldorf Zúrich Ginebra Berna Basilea
+    Lausana Viena Praga Varsovia Cracovia Budapest Bucarest Belgrado Zagreb Atenas Milán
+    Nápoles Turín Venecia Bolonia Génova Palermo Moscú San_Petersburgo Kiev Járkov Odesa Minsk
+    Chisináu Estambul Ankara Copenhague Estocolmo Oslo Helsinki Reikiavik Riga Vilna Tallin
+    Andorra_la_Vella Tirana Sarajevo Tánger Tetuán Casablanca Rabat Fez Marrakech Agadir Nador
+    Alhucemas Uxda Argel Orán Trípoli El_Cairo Dakar Bamako Nuakchot Conakri Abuya Malabo
+    Kinsasa Luanda Nairobi Adís_Abeba Johannesburgo Ciudad_del_Cabo Nueva_York Miami Los_Ángeles
+    Chicago Boston Houston Toronto Montreal Vancouver Ciudad_de_México Monterrey Cancún La_Habana
+    Caracas Maracaibo Bogotá Medellín Barranquilla Cartagena_de_Indias Quito Guayaquil Arequipa
+    Santa_Cruz_de_la_Sierra Cochabamba Montevideo Buenos_Aires Santiago_de_Chile Valparaíso
+    São_Paulo Sao_Paulo Río_de_Janeiro Brasilia Tegucigalpa San_Pedro_Sula Managua San_Salvador
+    Ciudad_de_Guatemala Puerto_Príncipe Pekín Shanghái Cantón Hong_Kong Wenzhou Qingtian Tokio Seúl
+    Manila Bangkok Hanói Nueva_Delhi Bombay Calcuta Karachi Lahore Islamabad Daca Katmandú Teherán
+    Bagdad Damasco Beirut Amán Jerusalén Tel_Aviv Riad Dubái Ereván Tiflis Bakú Kabul Sídney
+    Melbourne
+    """.split()
+)
+
+
 # ------------------------------------------------------------------------- calendar
 
 MONTHS = ("enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre").split()

@@ -492,6 +492,9 @@ def test_spanish_regions_by_name(text, expected):
         ("vive desde 2019 en Maó; la hija, en Vitoria", ["Maó", "Vitoria"]),  # halves of "Maó-Mahón"
         ("TRASLADO DESDE VILLARROBLEDO A ALBACETE", ["VILLARROBLEDO"]),  # "A" is no preposition in capitals
         ("Ingresa en A Coruña", ["A Coruña"]),
+        # cities abroad, by their Spanish names
+        ("tiene otro hijo en Lisboa y una hija en Nueva York", ["Lisboa", "Nueva York"]),
+        ("NATURAL DE TÁNGER, RESIDE DESDE 2010 EN ALCOBENDAS", ["TÁNGER", "ALCOBENDAS"]),
         # no preposition before it; a capitalised word a heading has; a marker in capitals after "de"
         ("Cambrils, 2024. Fecha de Nacimiento: 01/01/1970. Niveles de CEA normales", []),
         # an eponym: a sign or a syndrome named after someone, a name joined to another
@@ -511,6 +514,8 @@ def test_municipalities_that_are_words_are_the_clinical_texts_words(data_dir):
     import re
     from collections import Counter
 
+    from deid_crf.gazetteers.spanish import WORLD_CITIES
+
     from deid_crf.deid.recognizers.places import TOWNS_THAT_ARE_WORDS, town_names
     from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
 
@@ -522,6 +527,8 @@ def test_municipalities_that_are_words_are_the_clinical_texts_words(data_dir):
     names = town_names(read_list(DEFAULT_DIR / "municipalities.txt"))
     words = {n for n in names if re.fullmatch(r"[^\W\d_]+", n) and lower[n.lower()] >= 3}
     assert words == TOWNS_THAT_ARE_WORDS
+    # The one-word cities abroad, which the same rule finds, are no such word.
+    assert [c for c in WORLD_CITIES if re.fullmatch(r"[^\W\d_]+", c) and lower[c.lower()] >= 3] == []
 
 
 def test_regions_fill_gaps_only():

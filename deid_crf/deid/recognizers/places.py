@@ -44,7 +44,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
 from deid_crf.deid.recognizers.common import SP, TERRITORY, Match, is_word_char, letter_first, listed_names
-from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, STREET_TYPES, UPPER, normalize
+from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, STREET_TYPES, UPPER, WORLD_CITIES, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 COUNTRY = "PAIS"
@@ -311,11 +311,13 @@ def town_names(entries: Iterable[str]) -> set[str]:
 
 @cache
 def _towns_by_first_word() -> dict[str, tuple[str, ...]]:
-    """Municipality names (as spelt), by the :func:`_key` of their first word, longest
-    first; without :data:`TOWNS_THAT_ARE_WORDS`."""
+    """Municipality names (as spelt) and the cities abroad of
+    :data:`~deid_crf.gazetteers.spanish.WORLD_CITIES`, by the :func:`_key` of their first
+    word, longest first; without :data:`TOWNS_THAT_ARE_WORDS`."""
     from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
 
     names = town_names(entry for file in TOWN_LISTS for entry in read_list(DEFAULT_DIR / file))
+    names.update(WORLD_CITIES)
     by_first: dict[str, list[str]] = {}
     for name in names - TOWNS_THAT_ARE_WORDS:
         if first := _FIRST_WORD.match(name):
@@ -324,8 +326,8 @@ def _towns_by_first_word() -> dict[str, tuple[str, ...]]:
 
 
 def find_towns_after_prepositions(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
-    """Every municipality name, as listed or in capitals, right after a preposition
-    (see :data:`TOWN_LISTS`); ``words``: see :func:`_find_listed`."""
+    """Every municipality name (see :data:`TOWN_LISTS`) or city abroad, as listed or in
+    capitals, right after a preposition; ``words``: see :func:`_find_listed`."""
     by_first = _towns_by_first_word()
     position = 0
     for start, key in _capitalised_words(text) if words is None else words:
