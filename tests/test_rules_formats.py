@@ -415,3 +415,19 @@ def test_an_age_loses_its_abbreviated_units_dot(value: str, want: str):
         for s in RuleLayer(propagate=False).apply(text, [span(text, value, "EDAD_SUJETO_ASISTENCIA")])
     ]
     assert want in got
+
+
+@pytest.mark.parametrize(
+    ("value", "type_", "want"),
+    [
+        ("L. Á. M.", "NOMBRE_SUJETO_ASISTENCIA", "L. Á. M"),
+        ("Nikolaos Antoniadis P.", "NOMBRE_PERSONAL_SANITARIO", "Nikolaos Antoniadis P"),
+        ("L. Á. M", "NOMBRE_SUJETO_ASISTENCIA", "L. Á. M"),
+        ("Ana Gil Sr.", "NOMBRE_SUJETO_ASISTENCIA", "Ana Gil Sr."),  # no initial: a word's abbreviation
+        ("vitamina D.", "OTROS_SUJETO_ASISTENCIA", "vitamina D."),  # not a name
+    ],
+)
+def test_a_name_loses_the_dot_of_its_last_initial(value: str, type_: str, want: str):
+    text = f"Paciente: {value} — NHC 0419832"
+    got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
+    assert want in got

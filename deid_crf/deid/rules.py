@@ -453,8 +453,8 @@ _END_PUNCTUATION = ",;:"
 
 
 def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
-    """``span`` cut before a wide gap inside it, and without punctuation, a function word or
-    an age unit's abbreviation dot that ends it."""
+    """``span`` cut before a wide gap inside it, and without punctuation, a function word,
+    an age unit's abbreviation dot or the dot of a name's last initial that ends it."""
     end = span.end
     if gap := _FIELD_GAP.search(text, span.start, end):
         end = gap.start()
@@ -463,6 +463,8 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
     while (tail := _TRAILING_FUNCTION_WORD.search(text, span.start, end)) and tail.start() > span.start:
         end = tail.start()
     if span.type == AGE and _AGE_ABBREVIATION_DOT.search(text, span.start, end):
+        end -= 1
+    elif span.type in NAME_TYPES and _FINAL_INITIAL_DOT.search(text[span.start : end]):
         end -= 1
     if end == span.end:
         return span
@@ -473,6 +475,9 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
 # The dot of an age's abbreviated unit ("81 a.", "51 a."): the notes leave it out, and no
 # MEDDOCAN age span ends in one ("27 a").
 _AGE_ABBREVIATION_DOT = re.compile(r"\d\s*a\.$")
+# The dot after a name's last initial ("Paciente: L. Á. M.", "Casas A."): MEDDOCAN train and
+# dev and the notes leave it out (2 and 2 such names), and no span of theirs ends in one.
+_FINAL_INITIAL_DOT = re.compile(r"(?:^|[\s.])[A-ZÁÉÍÓÚÑ]\.$")
 
 
 # A lower-case preposition, article or possessive that ends a span ("trabajadora social de
