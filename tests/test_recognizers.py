@@ -495,6 +495,8 @@ def test_spanish_regions_by_name(text, expected):
         # cities abroad, by their Spanish names
         ("tiene otro hijo en Lisboa y una hija en Nueva York", ["Lisboa", "Nueva York"]),
         ("NATURAL DE TÁNGER, RESIDE DESDE 2010 EN ALCOBENDAS", ["TÁNGER", "ALCOBENDAS"]),
+        # a classification or an agreement named after a city; a city's name in a company's
+        ("categoría V del sistema de Sídney; Declaración de Helsinki; stent de Boston Scientific", []),
         # no preposition before it; a capitalised word a heading has; a marker in capitals after "de"
         ("Cambrils, 2024. Fecha de Nacimiento: 01/01/1970. Niveles de CEA normales", []),
         # an eponym: a sign or a syndrome named after someone, a name joined to another

@@ -290,10 +290,15 @@ TOWNS_THAT_ARE_WORDS = frozenset(
 
 # A sign, syndrome or scale named after someone ("signo de Bell", "criterios de El Escorial"),
 # and a hyphen that joins the name to another ("síndrome de Tolosa-Hunt").
+# A city names classifications and agreements too ("sistema de Sídney", "definición de Berlín",
+# "Declaración de Helsinki", "criterios de Ámsterdam").
 _EPONYM_OF = re.compile(
     rf"(?i:signos?|s[ií]ndromes?|criterios?|enfermedad|escalas?|test|maniobras?|reflejos?|fen[oó]menos?|"
-    rf"clasificaci[oó]n|m[eé]todo|t[eé]cnica|par[aá]lisis|ley|[ií]ndice){SP}+(?i:de|del){SP}+\Z"
+    rf"clasificaci[oó]n|m[eé]todo|t[eé]cnica|par[aá]lisis|ley|[ií]ndice|sistema|definici[oó]n|consenso|"
+    rf"declaraci[oó]n|protocolo|score|puntuaci[oó]n|regla|reglas){SP}+(?i:de|del){SP}+\Z"
 )
+# A capitalised word after a city abroad makes it part of another name ("de Boston Scientific").
+_CAPITALISED_NEXT = re.compile(rf"{SP}+[{UPPER}]")
 _NAME_GOES_ON = re.compile(rf"-[{UPPER}]")
 
 
@@ -307,6 +312,9 @@ def town_names(entries: Iterable[str]) -> set[str]:
             if entry.count("-") == 1:
                 names.update(half for half in entry.split("-") if len(half) >= 3 and half[0].isupper())
     return names
+
+
+_WORLD_CITIES = frozenset(WORLD_CITIES)
 
 
 @cache
@@ -344,6 +352,8 @@ def find_towns_after_prepositions(text: str, words: list[tuple[int, str]] | None
             if text.startswith(name.upper() if capitals else name, start) and not (
                 end < len(text) and (is_word_char(text[end]) or _NAME_GOES_ON.match(text, end))
             ):
+                if name in _WORLD_CITIES and not capitals and _CAPITALISED_NEXT.match(text, end):
+                    break
                 yield start, end, TERRITORY
                 position = end
                 break
