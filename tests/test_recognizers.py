@@ -533,6 +533,17 @@ def test_municipalities_that_are_words_are_the_clinical_texts_words(data_dir):
     assert [c for c in WORLD_CITIES if re.fullmatch(r"[^\W\d_]+", c) and lower[c.lower()] >= 3] == []
 
 
+def test_a_town_after_a_preposition_the_model_took_for_a_street_relative_or_employer_is_territorio():
+    text = "enólogo en una bodega de Laguardia; pescador en el puerto de Mahón; Calle Mahón"
+    spans = [
+        PHISpan(text.index("Laguardia"), text.index("Laguardia") + 9, "OTROS_SUJETO_ASISTENCIA", 0.9, MODEL),
+        PHISpan(text.index("Mahón"), text.index("Mahón") + 5, "CALLE", 0.9, MODEL),
+        PHISpan(text.index("Calle Mahón"), len(text), "CALLE", 0.9, MODEL),  # not the town's span exactly
+    ]
+    out = [(text[s.start : s.end], s.type) for s in places_by_name(text, spans)]
+    assert out == [("Laguardia", "TERRITORIO"), ("Mahón", "TERRITORIO"), ("Calle Mahón", "CALLE")]
+
+
 def test_regions_fill_gaps_only():
     text = "Hospital de Navarra; vive en Navarra; Galicia"
     hospital = PHISpan(0, len("Hospital de Navarra"), "HOSPITAL", 0.9, MODEL)

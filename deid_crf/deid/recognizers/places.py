@@ -233,6 +233,11 @@ def find_region_names(text: str, words: list[tuple[int, str]] | None = None) -> 
     return _find_listed(text, _regions_by_first_word(), TERRITORY, words)
 
 
+# The types the model gives a town's name after a preposition that it took for a street, a
+# relative or an employer ("el puerto de Fornells", "Dos Hermanas", "una bodega de Laguardia").
+_NOT_A_TOWNS_TYPES = frozenset(("CALLE", "FAMILIARES_SUJETO_ASISTENCIA", "OTROS_SUJETO_ASISTENCIA"))
+
+
 def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with a PAIS span on each country name
     and a TERRITORIO span on each Spanish province, community or island, and on each
@@ -251,9 +256,16 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         else s
         for s in spans
     ]
+    towns = list(find_towns_after_prepositions(text, words))
+    exact_towns = {(a, b) for a, b, _ in towns}
+    out = [
+        PHISpan(s.start, s.end, TERRITORY, s.confidence, RULE)
+        if s.type in _NOT_A_TOWNS_TYPES and (s.start, s.end) in exact_towns
+        else s
+        for s in out
+    ]
     added_end = 0  # countries, regions and towns are separate lists: keep the first of two that overlap
-    found = [*((a, b, COUNTRY) for a, b in countries), *find_region_names(text, words)]
-    found += find_towns_after_prepositions(text, words)
+    found = [*((a, b, COUNTRY) for a, b in countries), *find_region_names(text, words), *towns]
     for start, end, entity_type in sorted(found):
         if start >= added_end and not coverage.overlaps(start, end):
             out.append(PHISpan(start, end, entity_type, 1.0, RULE))
