@@ -15,7 +15,7 @@ from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
 from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.number_words import value
 from deid_crf.deid.recognizers.repeats import defined_acronyms
-from deid_crf.deid.recognizers.sex import find_labelled_sex
+from deid_crf.deid.recognizers.sex import find_labelled_sex, find_sex_in_field_rows
 from deid_crf.deid.recognizers.work import find_professions, occupation_words
 from deid_crf.deid.rules import RuleLayer
 from deid_crf.deid.surrogates import shift_date_text
@@ -131,6 +131,21 @@ def test_ages(finder, text, want):
 )
 def test_labelled_sex(text, want):
     assert found(find_labelled_sex, text) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("NHC 5512098 · DNI 46123987W · H · 12.07.1958 (61 a)", ["H"]),
+        ("88 a · V · Ingreso 31/10/2025 · Procede de Residencia", ["V"]),
+        ("pcte: Jose Antonio Núñez   edad 58   hombre   TSI CM10 4418 7723 00", ["hombre"]),
+        # a letter only between two marks; a word only as a whole field; only on a line with a figure
+        ("Grupo   A   Rh   H   3; la mujer   refiere 3 días; NHC 55 · H", []),
+        ("Paciente · H · ingreso", []),
+    ],
+)
+def test_sex_alone_in_a_row_of_fields(text, want):
+    assert found(find_sex_in_field_rows, text) == want
 
 
 @pytest.mark.parametrize(

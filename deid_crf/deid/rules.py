@@ -103,7 +103,7 @@ from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import is_relatives_name, relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import STREET, find_road_points
-from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex
+from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex, find_sex_in_field_rows
 from deid_crf.deid.recognizers.signatures import entry_initials, entry_signatures
 from deid_crf.deid.recognizers.streets import find_streets
 from deid_crf.deid.recognizers.table_columns import RELATIVE, find_table_values
@@ -226,6 +226,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
         ),
         Recognizer("young_age", (AGE,), find_young_ages, "ages in hours to months: Niña de 3 días, 60 h de vida"),
         Recognizer("labelled_sex", (SEX,), find_labelled_sex, "the value of Sexo:, Sexe:, Sexua: fields"),
+        Recognizer("sex_field", (SEX,), find_sex_in_field_rows, "a sex alone between a header's fields: · H ·"),
         Recognizer("age_in_words", (AGE,), find_ages_in_words, "an age in words: varón de setenta y dos años"),
         Recognizer("labelled_age", (AGE,), find_labelled_ages, "the number after Edad:, Edat:, Idade:, Adina:"),
         Recognizer("road_point", (STREET,), find_road_points, "a road with its kilometre point: Ctra. A-319, km 4"),

@@ -1,14 +1,16 @@
 """The patient's sex in a form field (SEXO_SUJETO_ASISTENCIA, guideline P3.1: ``Sexo:
 Varón``), in Spanish, Catalan, Galician and Basque forms (``Sexe: Home``, ``Sexo:
-muller``, ``Sexua: Emakumea``) and as one letter (``Sexe: D``). MEDDOCAN train has the
-Spanish field only, so the model misses the others."""
+muller``, ``Sexua: Emakumea``) and as one letter (``Sexe: D``); and a sex word or
+letter alone as one field of a header line of fields (``NHC 5512098 · DNI 46123987W · H
+· 12.07.1958``, ``edad 58   hombre   TSI …``). MEDDOCAN train has the Spanish field only,
+so the model misses the others."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first
+from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first, lines
 
 SEX = "SEXO_SUJETO_ASISTENCIA"
 
@@ -38,3 +40,32 @@ def find_labelled_sex(text: str) -> Iterator[Match]:
         value = m.group("sex")
         if len(value) > 1 or value.isupper():  # one letter only as a capital
             yield m.start("sex"), m.end("sex"), SEX
+
+
+# A sex value alone between a header line's field separators: a middle dot, a bullet or a
+# bar around a word or a capital letter, or (a word only) gaps of two spaces or more. Only on
+# a line that holds a figure (an identifier, an age or a date): a line of fields. MEDDOCAN
+# train and dev have none; the notes' guide splits have 4, all SEXO.
+_SEX_WORD = r"(?:varón|varon|hombre|mujer|masculino|femenino|home|dona|muller|gizona|emakumea)"
+_DIGIT = re.compile(r"\d")
+_SEX_ALONE = re.compile(
+    rf"(?P<before>[·•|]{SP}*|{SP}{{2,}})(?P<sex>(?i:{_SEX_WORD})|[HMVF])(?P<after>{SP}*[·•|]|{SP}{{2,}}|{SP}*$)",
+    re.MULTILINE,
+)
+
+
+def find_sex_in_field_rows(text: str) -> Iterator[Match]:
+    """A sex value alone as one field of a header line (see above). Only lines with a
+    separator and a figure are searched (``in`` tests, in C: few lines have both)."""
+    if "·" not in text and "•" not in text and "|" not in text and "  " not in text:
+        return
+    for offset, line in lines(text):
+        if not ("·" in line or "•" in line or "|" in line or "  " in line) or not _DIGIT.search(line):
+            continue
+        for m in _SEX_ALONE.finditer(line):
+            if len(m.group("sex")) > 1 or (_has_bar(m.group("before")) and _has_bar(m.group("after"))):
+                yield offset + m.start("sex"), offset + m.end("sex"), SEX
+
+
+def _has_bar(separator: str) -> bool:
+    return any(c in "·•|" for c in separator)
