@@ -14,6 +14,7 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
 from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.number_words import value
+from deid_crf.deid.recognizers.population_groups import find_population_groups
 from deid_crf.deid.recognizers.repeats import defined_acronyms
 from deid_crf.deid.recognizers.sex import find_labelled_sex, find_sex_in_field_rows
 from deid_crf.deid.recognizers.work import find_professions, occupation_words
@@ -446,3 +447,17 @@ def test_a_name_loses_the_dot_of_its_last_initial(value: str, type_: str, want: 
     text = f"Paciente: {value} — NHC 0419832"
     got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
     assert want in got
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Testigo de Jehová: rechaza hemoderivados.", ["Testigo de Jehová"]),
+        ("no bebe alcohol (musulmán practicante); MUSULMANA", ["musulmán", "MUSULMANA"]),
+        ("varón homosexual de 21 años; mujer heterosexual", ["homosexual", "heterosexual"]),
+        # a street's name, a surname, a word that holds one of them
+        ("Paseo Isabel la Católica 1; Dr. Evangelista; antijudío; relaciones sexuales", []),
+    ],
+)
+def test_religion_and_orientation_are_patient_identifiers(text, want):
+    assert found(find_population_groups, text) == want

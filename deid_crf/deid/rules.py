@@ -99,6 +99,7 @@ from deid_crf.deid.recognizers.places import (
     split_at_slashes,
     towns_after_countries,
 )
+from deid_crf.deid.recognizers.population_groups import find_population_groups
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import is_relatives_name, relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
@@ -216,6 +217,9 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("company", (OTHER_SUBJECT,), find_companies, "a company by its legal form: … S.L., … SA.U."),
         Recognizer("employer", (OTHER_SUBJECT,), find_employers, "the name after a workplace: la fábrica de …"),
         Recognizer("tattoo", (OTHER_SUBJECT,), find_tattoos, "a described tattoo: tatuaje de un ancla en la muñeca"),
+        Recognizer(
+            "population_group", (PATIENT_ID,), find_population_groups, "religion, orientation: testigo de Jehová"
+        ),
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
         Recognizer("staff_field", (STAFF,), find_labelled_staff, "the name in a Médico:/Responsable clínico: field"),
         Recognizer(

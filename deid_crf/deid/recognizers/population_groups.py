@@ -1,0 +1,62 @@
+"""A patient's religion and sexual orientation (ID_SUJETO_ASISTENCIA): the guidelines
+annotate population groups as patient identifiers (C1 and P17.2, whose example is
+``Paciente musulmán varón``) and sexual orientations too (P17.3: ``homosexual``,
+``heterosexual``, ``transexual``). MEDDOCAN train and dev annotate all 3 orientation
+words in their text and hold no religion word, so a model trained on them misses
+``testigo de Jehová``, which a real hospital's notes write whenever blood is refused.
+Ethnic groups (``raza caucásica``, ``de origen magrebí``) are left to the model, which
+MEDDOCAN teaches them. Words that are also names or places (``Católica`` in ``Isabel
+la Católica``, ``Evangelista``) are not taken.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from deid_crf.deid.recognizers.common import PATIENT_ID, SP, Match, letter_first
+
+_WORDS = (
+    rf"testig[oa]s?{SP}+de{SP}+jehov[aá]",
+    r"musulm[aá]n",
+    r"musulman[ae]s?",
+    r"jud[ií][oa]s?",
+    r"adventistas?",
+    r"morm[oó]n",
+    r"mormon[ae]s?",
+    r"budistas?",
+    r"hind[uú]",
+    r"homosexual(?:es)?",
+    r"heterosexual(?:es)?",
+    r"bisexual(?:es)?",
+    r"transexual(?:es)?",
+    r"lesbianas?",
+)
+# Opening with the class of the words' first letters (common.letter_first): re skips in C
+# to the next candidate instead of trying the alternation at every position.
+_GROUP = re.compile(rf"{letter_first(_WORDS)}(?![^\W\d_])")
+# A text whose lower-case form holds none of these holds none of the words and is not
+# searched (most notes: the class above still stops at every word opening with t, m, j…).
+_CUES = (
+    "jehov",
+    "musulm",
+    "judí",
+    "judio",
+    "judia",
+    "adventist",
+    "mormó",
+    "mormo",
+    "budist",
+    "hind",
+    "sexual",
+    "lesbian",
+)
+
+
+def find_population_groups(text: str) -> Iterator[Match]:
+    """Religion and sexual orientation words (see the module)."""
+    lower = text.lower()
+    if not any(cue in lower for cue in _CUES):
+        return
+    for m in _GROUP.finditer(text):
+        yield m.start(), m.end(), PATIENT_ID
