@@ -3,12 +3,13 @@
     python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev2 --half test]
                                                [--json OUT.json]          # or: make eval-notes
 
-The notes come in five splits (``evaluation/notes/README.md``): ``dev``, the first guide
+The notes come in six splits (``evaluation/notes/README.md``): ``dev``, the first guide
 half, used for many rounds of rule fixes; ``dev2``, guide data in other formats written
 later; ``dev3``, fresh guide data in the first corpus's formats, written after dev2 had
 been used up; ``dev4``, fresh guide data in the formats real hospital notes come in
-(discharge, referral, emergency, progress, pathology, admission); and ``test``. For each
-split asked for (default: all five) it scores the
+(discharge, referral, emergency, progress, pathology, admission); ``dev5``, fresh guide
+data again, in thirteen formats; and ``test``. For each
+split asked for (default: all six) it scores the
 model alone and the shipped pipeline (the model, the rule layer and name propagation: what
 ``python -m deid_crf.tag`` writes) with the MEDDOCAN measures, and prints a per-type
 table of the shipped pipeline. "Span recall" is the recall of subtask 2 [strict]: spans
@@ -33,7 +34,7 @@ from deid_crf.text.document import Document, Entity
 
 NOTES_DIR = Path(__file__).resolve().parents[2] / "evaluation" / "notes" / "markup"
 #: The splits of the notes, one folder each under ``NOTES_DIR``.
-SPLITS = ("dev", "dev2", "dev3", "dev4", "test")
+SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "test")
 
 
 def read_notes(folder: Path) -> list[Document]:
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=None, help="model directory (default: models/crf)")
     parser.add_argument(
-        "--notes", type=Path, default=NOTES_DIR, help="folder with dev/, dev2/, dev3/, dev4/ and test/ markup"
+        "--notes", type=Path, default=NOTES_DIR, help="folder with dev/, dev2/, dev3/, dev4/, dev5/ and test/ markup"
     )
     parser.add_argument(
         "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all five)"
