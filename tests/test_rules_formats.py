@@ -328,6 +328,17 @@ def test_numbered_floor_joins_the_street(text, street, want):
             "NHC 3391022 · CIPNA 1000427719; tis TOCR 0000 1951 3308",
             [("3391022", PATIENT_ID), ("1000427719", PATIENT_ID), ("TOCR 0000 1951 3308", PATIENT_ID)],
         ),
+        (
+            "(petición AP26004518); Nº de mostra: GM250833; (incidencia 02483317); (empl. 22184)",
+            [
+                ("AP26004518", "ID_CONTACTO_ASISTENCIAL"),
+                ("GM250833", "ID_CONTACTO_ASISTENCIAL"),
+                ("02483317", "ID_CONTACTO_ASISTENCIAL"),
+                ("22184", EMPLOYEE),
+            ],
+        ),
+        # a request or an incidence in running text, a year after them
+        ("a petición de su hija; incidencia de caídas 2024; la petición 2019", []),
         # a policy's year, a date after it; a word "tis" is not written before a card
         ("la póliza de vida 2019 y la póliza 12-3-2024", []),
         # A date or a reference interval after such a word is no identifier.

@@ -101,8 +101,16 @@ FIELDS: tuple[Field, ...] = (
     # (Catalan "episodi", "petició" too)
     Field(
         rf"(?i:(?:{_NUMBER_SIGN}{_OF}|id{SP}+)"
-        rf"(?:episodio?|ingreso|petici[oó]n?|biopsia|citolog[ií]a|acceso|estudio|muestra|solicitud))",
+        rf"(?:episodio?|ingreso|petici[oó]n?|biopsia|citolog[ií]a|acceso|estudio|muestra|mostra|solicitud))",
         CONTACT_ID,
+    ),
+    # "(petición AP26004518)", "incidencia 02483317": a request's or a support call's number,
+    # shaped as a code (not "a petición de su hija", "incidencia de caídas").
+    Field(
+        r"(?i:petici[oó]n?|incidencia)",
+        CONTACT_ID,
+        word=True,
+        shape=r"(?=(?:[^0-9]*[0-9]){6})[A-Z]{0,4}[-/]?[0-9]+(?:[-/][0-9]+)*",
     ),
     # "Episodio quirúrgico:", "Nº de episodio de Urgencias:", "Código de cita:", "muestra MC25-003318".
     Field(
@@ -120,6 +128,7 @@ FIELDS: tuple[Field, ...] = (
         rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado|eat)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS", EMPLOYEE_ID
     ),  # ca: "núm. empleat"
     Field(rf"(?i:langile{SP}+zk\.?)", EMPLOYEE_ID),  # eu: "langile zk. 48812"
+    Field(r"(?i:empl\.)", EMPLOYEE_ID, word=True, shape=r"[0-9]{4,8}"),  # "(empl. 22184)" after a name
     Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True),
     # "Nº de profesional: …", "código profesional …", a GP's list ("cupo 1203": the notes).
     Field(rf"(?i:(?:{_NUMBER_SIGN}|c[oó]d(?:igo|\.)){_OF}(?:profesional|trabajador(?:/a)?))", EMPLOYEE_ID),
