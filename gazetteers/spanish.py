@@ -100,6 +100,8 @@ MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic").split(
 # Spellings of September that the tables above do not hold.
 SEPTEMBER_VARIANTS = ("setiembre", "sept")
 WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()  # Monday first, as date.weekday()
+# Their abbreviations, longest first where two share a start ("miér" before "mié").
+WEEKDAY_ABBREVIATIONS = "lun mar miér mier mié mie juev jue vier vie sáb sab dom".split()
 CATALAN_WEEKDAYS = "dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 GALICIAN_WEEKDAYS = "luns martes mércores xoves venres sábado domingo".split()
 # Month names of the co-official languages that Spanish notes quote in dates ("13 de juny de 2023",

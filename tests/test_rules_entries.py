@@ -36,6 +36,7 @@ def shown(text: str, spans) -> list[tuple[str, str]]:
         ("Ingreso.\n09/05 (domingo) — guardia", ["09/05", "domingo"]),
         ("Ingreso.\njue 21 — Afebril.", ["jue 21"]),
         ("Ingreso.\nlun 7-ene — Afebril.", ["lun 7-ene"]),
+        ("Ingreso.\nmiér 4 feb — MAE\njuev. 5 — Afebril.", ["miér 4 feb", "juev. 5"]),
         # a weekday and a day/month, maybe a time between it and the dash
         (
             "Ingreso.\nDom 02/11 – JHS\nMar 04/11 09:15 – ESH\nviernes 28/11 — Trabajo Social",
@@ -180,6 +181,8 @@ def test_initials_that_close_two_entry_lines_or_more_are_staff():
         "Miércoles 5 – ESH\nDelirium.\n\nJueves 6 de noviembre de 2025 – ESH\nAlta.\n\n12/03 – TAC\n"
     )
     assert shown(text, entry_initials(text, [])) == [("ESH", STAFF)] * 3  # JHS and TAC close one entry each
+    abbreviated = "miér 4 feb — MAE\nDespierta.\n\nvie 06/02/2026 — MAE\nAlta a planta.\n"
+    assert shown(abbreviated, entry_initials(abbreviated, [])) == [("MAE", STAFF)] * 2
     # a span already over them is left as it is
     model = [span(text, "ESH", PATIENT)]
     assert shown(text, entry_initials(text, model))[0] == ("ESH", PATIENT)

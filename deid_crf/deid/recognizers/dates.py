@@ -55,6 +55,7 @@ from deid_crf.gazetteers.spanish import (
     ROMAN_MONTHS,
     SEASONS,
     SEPTEMBER_VARIANTS,
+    WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
 from deid_crf.text.spans import first_fit
@@ -69,7 +70,7 @@ _WEEKDAY_NAMES = sorted(
 _WEEKDAY = "|".join(_WEEKDAY_NAMES)
 # The weekday opening a date in figures (P6.3): "martes 25/02/2025", "vie. 07/03/25",
 # "dilluns, 15-VII-2024"; abbreviated only there, where "mar" cannot be the sea.
-_WEEKDAY_ABBREVIATIONS = "lun|mar|mié|mie|jue|vie|sáb|sab|dom"
+_WEEKDAY_ABBREVIATIONS = "|".join(WEEKDAY_ABBREVIATIONS)
 _WEEKDAY_BEFORE = rf"(?:(?i:{_WEEKDAY}|(?:{_WEEKDAY_ABBREVIATIONS})\.?),?{SP}+)?"
 _OF = rf"(?:{SP}+de{SP}+|{SP}+d['’]{SP}*)"  # "de", Catalan "d'"
 _YEAR_OF = rf"(?:{SP}+de(?:l)?(?:{SP}+año)?{SP}+|[-/ ])"
@@ -131,10 +132,10 @@ _CELL_DAY_MONTH = re.compile(
 )
 # A weekday (or its abbreviation) and the day, maybe with the month, opening a progress
 # note's entry, before its dash and maybe the time (``vie 18 — …``, ``mar 15-oct — …``,
-# ``Dom 02/11 – …``, ``Mar 04/11 09:15 – …``, ``viernes 28/11 — …``).
+# ``miér 4 feb — …``, ``Dom 02/11 – …``, ``Mar 04/11 09:15 – …``, ``viernes 28/11 — …``).
 _ENTRY_WEEKDAY_DAY = re.compile(
     rf"^[ \t]*(?P<date>(?i:{_WEEKDAY_ABBREVIATIONS}|{_WEEKDAY})\.?,?{SP}+(?P<day>\d{{1,2}})"
-    rf"(?:-(?i:{'|'.join(MONTH_ABBREVIATIONS)})|/(?P<month>\d{{1,2}})(?!/\d))?)"
+    rf"(?:(?:-|{SP}+)(?i:{'|'.join(MONTH_ABBREVIATIONS)})\.?|/(?P<month>\d{{1,2}})(?!/\d))?)"
     rf"(?={SP}+(?:\d{{1,2}}[:h.]\d\d{SP}+)?[—–-]{SP})",
     re.MULTILINE,
 )

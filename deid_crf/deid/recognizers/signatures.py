@@ -30,18 +30,18 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers.common import SP
-from deid_crf.gazetteers.spanish import UPPER, WEEKDAYS
+from deid_crf.gazetteers.spanish import MONTH_ABBREVIATIONS, UPPER, WEEKDAY_ABBREVIATIONS, WEEKDAYS
 from deid_crf.text.spans import RULE, PHISpan
 
 STAFF = "NOMBRE_PERSONAL_SANITARIO"
 
-_WEEKDAY_ABBREVIATION = r"(?:lun|mar|mié|mie|jue|vie|sáb|sab|dom)"
+_WEEKDAY_ABBREVIATION = f"(?:{'|'.join(WEEKDAY_ABBREVIATIONS)})"
 # The date that opens an entry: a day and month in figures (a year maybe), or a
-# weekday's abbreviation and the day (``vie 18``, ``mar 15-oct``).
+# weekday's abbreviation and the day (``vie 18``, ``mar 15-oct``, ``miér 4 feb``).
 _ENTRY_DATE = (
     rf"(?:\d{{1,2}}[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?"
     rf"|(?i:{_WEEKDAY_ABBREVIATION}|{'|'.join(WEEKDAYS)})\.?,?{SP}+\d{{1,2}}"
-    rf"(?:-[^\W\d_]{{3}}|[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?|{SP}+de{SP}+[^\W\d_]+(?:{SP}+de{SP}+\d{{4}})?)?)"
+    rf"(?:-[^\W\d_]{{3}}|{SP}+(?i:{'|'.join(MONTH_ABBREVIATIONS)})\.?(?!\w)|[/.]\d{{1,2}}(?:[/.]\d{{2,4}})?|{SP}+de{SP}+[^\W\d_]+(?:{SP}+de{SP}+\d{{4}})?)?)"
 )
 _ENTRY_LINE = re.compile(rf"^{SP}*{_ENTRY_DATE}(?={SP}|[(—–-]|$)", re.MULTILINE)
 _AFTER_ENTRY_DATE = re.compile(rf"{SP}*(?:[{UPPER}]{SP}+)?[—–-]{SP}*$")
