@@ -869,6 +869,18 @@ def test_an_age_after_a_relative_without_a_kinship_word_keeps_its_type():
     assert [s.type for s in relatives(text, model)] == [RELATIVE, "EDAD_SUJETO_ASISTENCIA"]
 
 
+@pytest.mark.parametrize("unit", ["años", "anos"])
+def test_an_age_after_a_partner_s_name_and_de_is_the_partner_s(unit):
+    text = f"Vive con su muller Carmiña, de 80 {unit}, e co fillo."
+    name, age = text.index("muller"), text.index("80")
+    model = [PHISpan(name, name + len("muller Carmiña"), RELATIVE, 0.6, MODEL)]
+    out = [(text[s.start : s.end], s.type) for s in relatives(text, model)]
+    assert (f"80 {unit}", RELATIVE) in out
+    # a model's age there is retyped
+    model.append(PHISpan(age, age + 3 + len(unit), "EDAD_SUJETO_ASISTENCIA", 0.9, MODEL))
+    assert [s.type for s in relatives(text, model) if text[s.start : s.end] == f"80 {unit}"] == [RELATIVE]
+
+
 @pytest.mark.parametrize(
     ("text", "name", "model_type", "expected"),
     [

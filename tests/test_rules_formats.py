@@ -111,6 +111,7 @@ def test_seasons_and_feasts():
         # the age in brackets after a birth date
         (find_labelled_ages, "F. nac.: 21.07.1940 (84)   NHC", ["84"]),
         (find_labelled_ages, "nacida el 02/05/1950 (74 años)", ["74 años"]),
+        (find_labelled_ages, "nacido el 9 de marzo de 1949 (setenta y seis años), con", ["setenta y seis años"]),
         (find_labelled_ages, "F. nac.: 21.07.1940 (ver informe); revisión 12/03/2024 (84)", []),
     ],
 )

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first
 from deid_crf.deid.recognizers.relatives import KIN_WORD
+from deid_crf.gazetteers.spanish import MONTHS
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 AGE = "EDAD_SUJETO_ASISTENCIA"
@@ -86,11 +87,14 @@ _LABELLED = re.compile(
     rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días)))"
 )
 # The age in brackets after a birth date (``F. nac.: 15.04.1939 (85)``, ``nacida el
-# 02/05/1950 (74 años)``).
+# 02/05/1950 (74 años)``, ``nacido el 9 de marzo de 1949 (setenta y seis años)``), in
+# figures or in words.
 _BIRTH = letter_first([r"nac(?:\.|imiento|ido|ida)?"])
 _AFTER_BIRTH_DATE = re.compile(
-    rf"{_BIRTH}(?:{SP}+el)?{SP}*:?{SP}*\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*"
-    rf"\({SP}*(?P<age>\d{{1,3}}(?:{SP}*(?i:años|anys|anos|a))?){SP}*\)"
+    rf"{_BIRTH}(?:{SP}+el)?{SP}*:?{SP}*"
+    rf"(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{1,2}}{SP}+de{SP}+(?i:{'|'.join(MONTHS)}){SP}+de{SP}+\d{{4}}){SP}*"
+    rf"\({SP}*(?P<age>(?:\d{{1,3}}|(?i:{number_words.AGE})(?={SP}+(?i:años|anys|anos)))"
+    rf"(?:{SP}*(?i:años|anys|anos|a))?){SP}*\)"
 )
 
 
@@ -104,8 +108,8 @@ def find_labelled_ages(text: str) -> Iterator[Match]:
     """The number after an age field label, with its unit when written, or in brackets
     after a birth date."""
     for m in (*_LABELLED.finditer(text), *_AFTER_BIRTH_DATE.finditer(text)):
-        if int(re.match(r"\d+", m.group("age")).group()) < 120:
-            yield m.start("age"), m.end("age"), AGE
+        if not (digits := re.match(r"\d+", m.group("age"))) or int(digits.group()) < 120:
+            yield m.start("age"), m.end("age"), AGE  # (an age in words is below 120 by its pattern)
 
 
 # "a los 47 y 59 años", "a los 22, 24 y 30 años": the unit comes once, after the last

@@ -560,9 +560,22 @@ _AGES_IN_BRACKETS = re.compile(
 
 
 # A relative's age right after the relative's name and a comma (``padre, Ramón Sainz, 75
-# años``, ``la dona (Roser, 74 anys)``): the notes' guide halves have 4, all relatives';
-# MEDDOCAN train and dev none.
-_AGE_AFTER_NAME = re.compile(rf"{SP}*,{SP}*(?P<age>\d{{1,3}}{SP}+(?:años|anys|anos))(?!\w)")
+# años``, ``la dona (Roser, 74 anys)``, ``su muller Carmiña, de 80 anos``): the notes' guide
+# halves have 5, all relatives'; MEDDOCAN train and dev none.
+# With "de" only after a kinship word and a name (``D. Pau Vidal Roig, de 39 años`` is how
+# a certificate gives the patient's own age, whatever the model typed the name).
+_AGE_AFTER_NAME = re.compile(rf"{SP}*,{SP}*(?P<of>de{SP}+)?(?P<age>\d{{1,3}}{SP}+(?:años|anys|anos))(?!\w)")
+# (a kinship word, or a partner's: "mujer", "muller", "home", "pareja")
+_KIN_IN_SPAN = re.compile(
+    rf"(?<!\w)(?:{_KIN_WORD}|mujer|muller|dona|home|pareja|compañer[oa]|novi[oa])(?!\w)", re.IGNORECASE
+)
+_LAST_WORD = re.compile(r"[^\W\d_]+$")
+
+
+def _ends_with_a_name(text: str, span: PHISpan) -> bool:
+    """Whether the relative's span ends with a capitalised word (``Roser``, ``muller Carmiña``)."""
+    last = _LAST_WORD.search(text, span.start, span.end)
+    return last is not None and last.group()[0].isupper()
 
 
 def _bracketed_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
@@ -570,7 +583,12 @@ def _bracketed_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
     added = []
     retyped: dict[tuple[int, int], PHISpan] = {}
     for span in spans:
-        if span.type == RELATIVE and text[span.start].isupper() and (m := _AGE_AFTER_NAME.match(text, span.end)):
+        if (
+            span.type == RELATIVE
+            and _ends_with_a_name(text, span)
+            and (m := _AGE_AFTER_NAME.match(text, span.end))
+            and (not m.group("of") or _KIN_IN_SPAN.search(text, span.start, span.end))
+        ):
             age = [s for s in spans if s.start < m.end("age") and s.end > m.start("age")]
             if not age:
                 added.append(PHISpan(*m.span("age"), RELATIVE, 1.0, RULE))
