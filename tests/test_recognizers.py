@@ -1353,6 +1353,7 @@ def test_basque_mother_after_a_possessive(text, expected):
         ("Enf.: Pilar Gimeno Lacasa (ID 0021784)\n", "Pilar Gimeno Lacasa", ["0021784"]),
         ("Enf. triaje: R. Benhamú — nº 3391\nConstantes", "R. Benhamú", ["3391"]),
         ("Técnico: X. Castro (TSID, nº T-0918)\n", "X. Castro", ["T-0918"]),
+        ("Técnico: Marta Ubierna (TER, n.º T0412)\n", "Marta Ubierna", ["T0412"]),
         # a collegiate label is its own field; a number far from the name is not the name's
         ("Dr. Juan Pérez NºCol: 28 28 49712", "Juan Pérez", []),
         ("Dr. Juan Pérez (nº col. 2828)", "Juan Pérez", []),

@@ -262,6 +262,9 @@ def test_the_other_mentions_of_a_place_or_maker_are_found_again():
         ("el lunes 04-IV-2024", ["lunes 04-IV-2024"]),
         ("agua de mar 12/03/2024", ["mar 12/03/2024"]),  # only before figures: the sea alone is not a day
         ("calamar 12/03/2024", ["12/03/2024"]),
+        # a weekday's name and a day/month without a year, whatever follows
+        ("VISITAS\nVenres 13/02 (Dra. Lamas); Mércores 18/02: EVA 3", ["Venres 13/02", "Mércores 18/02"]),
+        ("el lunes 31/02, imposible", ["lunes"]),
     ],
 )
 def test_a_weekday_opens_a_date_in_figures(text, expected):
@@ -274,7 +277,8 @@ def test_a_weekday_opens_a_date_in_figures(text, expected):
         ("Vive con su hija de 19 años.", ["hija de 19 años"]),
         ("Tiene dos hijas de 16 y 12 años.", ["dos hijas de 16 y 12 años"]),
         ("Su hijo mediano (21 años) trabaja.", ["hijo mediano (21 años)"]),
-        ("Su hijo Iñaki, de 12 años.", ["hijo Iñaki"]),  # the name joins the phrase; the age after the comma does not
+        # the name joins the phrase; the age after the comma is a relative's span of its own
+        ("Su hijo Iñaki, de 12 años.", ["hijo Iñaki", "12 años"]),
         ("Vive amb la seva germana i dos fills.", ["germana", "dos fills"]),
         ("o seu fillo e a súa nai", ["fillo", "nai"]),
         ("non se comente nada coa sogra; os dous fillos e o cunhado", ["sogra", "dous fillos", "cunhado"]),

@@ -117,6 +117,11 @@ _ROMAN = re.compile(
 _ISO = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}((?:19|20)\d\d)([-/.])(\d{{1,2}})\2(\d{{1,2}})(?![\w]|[/.-]\d)")
 _NUMERIC = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)")
 _WEEKDAY_DAY = re.compile(rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})(?![\w]|[/.:,]\d)", re.IGNORECASE)
+# A weekday's name and a day/month without a year, anywhere (``Venres 13/02 (Dra. …)``,
+# ``Mércores 18/02: EVA 3``): a date, whatever follows.
+_WEEKDAY_DAY_MONTH = re.compile(
+    rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})/(\d{{1,2}})(?![\w]|[/.,-]\d|{SP}*%)", re.IGNORECASE
+)
 _WEEKDAY_ALONE = re.compile(rf"(?:\b(?:el|del){SP}+|\()(?P<date>{_WEEKDAY})(?!\w)", re.IGNORECASE)
 # A day/month without a year after "el" (``colocada el 19/02``, ``EL 17/02``, ``el 10/3``),
 # but not a fraction (``el 2/3 de los pacientes``).
@@ -323,6 +328,7 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _ISO: lambda text, a: a.figures,
     _NUMERIC: lambda text, a: a.figures,
     _WEEKDAY_DAY: lambda text, a: a.weekdays,
+    _WEEKDAY_DAY_MONTH: lambda text, a: a.weekdays,
     _WEEKDAY_ALONE: lambda text, a: starts_before(text, a.weekdays, 1),
     _ENTRY_WEEKDAY_DAY: lambda text, a: starts_before(text, a.weekdays, 1),
     _BASQUE: lambda text, a: a.digits,
@@ -392,6 +398,9 @@ def _numeric(text: str, found: Anchors) -> Iterator[Span]:
 def _weekdays(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_WEEKDAY_DAY, text, found):
         if 1 <= int(m.group(1)) <= 31:
+            yield m.start(), m.end()
+    for m in _matches(_WEEKDAY_DAY_MONTH, text, found):
+        if _valid(2000, int(m.group(2)), int(m.group(1))):
             yield m.start(), m.end()
     for m in _matches(_WEEKDAY_ALONE, text, found):
         yield m.start("date"), m.end("date")

@@ -294,7 +294,7 @@ STAFF = "NOMBRE_PERSONAL_SANITARIO"
 # field of :data:`FIELDS`), which the bare ``nº`` before digits never is.
 _STAFF_NUMBER = re.compile(
     rf"{SP}*(?:[(\[]|[—–-]){SP}*(?:[A-Z]{{2,5}}\.?,{SP}*)?(?:(?i:n[º°]\.?|n\.[º°]|id)|ID){SP}*:?{SP}*"
-    rf"(?P<value>(?:[A-Z]{{1,3}}-)?\d{{3,8}})(?![\w/.-]\w)"
+    rf"(?P<value>(?:[A-Z]{{1,3}}-?)?\d{{3,8}})(?![\w/.-]\w)"
 )
 
 
