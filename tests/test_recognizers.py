@@ -1317,12 +1317,18 @@ def test_biometric_labels(text: str, want: list[str]):
     assert [text[a:b] for a, b, t in find_labelled_ids(text) if t == "IDENTIF_BIOMETRICOS"] == want
 
 
+DEVICE_ID = "IDENTIF_DISPOSITIVOS_NRSERIE"
+
+
 @pytest.mark.parametrize(
     ("text", "span", "want"),
     [
         # the model opened a record number's span on a CIAS label: the value, as staff's
         ("colegiada nº 31/05678, CIAS 1201010205A,\n", ("CIAS 1201010205A", PATIENT_ID), ("1201010205A", EMPLOYEE_ID)),
         ("Paciente X · NHC 5512098 · DNI", ("NHC 5512098", PATIENT_ID), ("5512098", PATIENT_ID)),
+        # a "street" the model opened on the tail of "n.º" before a label: the labelled number
+        ("(n.º serie 7C41A20934), 2 lpm", ("º serie 7C41A20934", "CALLE"), ("7C41A20934", DEVICE_ID)),
+        ("Calle Mayor nº 5, 2º", ("Calle Mayor nº 5, 2º", "CALLE"), ("Calle Mayor nº 5, 2º", "CALLE")),
         # no label at the start, or not an identifier's span: left as it is
         ("Ref. 1201010205A", ("1201010205A", PATIENT_ID), ("1201010205A", PATIENT_ID)),
         ("Dr. Tis Pérez", ("Tis Pérez", "NOMBRE_PERSONAL_SANITARIO"), ("Tis Pérez", "NOMBRE_PERSONAL_SANITARIO")),

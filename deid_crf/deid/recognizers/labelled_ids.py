@@ -277,13 +277,24 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     what the number is better than the model does."""
     out = []
     for span in spans:
-        label = _LABELS.match(text, span.start) if span.type in _ID_TYPES else None
+        label = None
+        if span.type in _ID_TYPES:
+            label = _LABELS.match(text, span.start)
+        elif span.type == STREET and (sign := _SIGN_TAIL.match(text, max(0, span.start - 2), span.start + 1)):
+            # A "street" that opens on the tail of "n.º" ("º serie 7C41A20934", "º estudio
+            # 26CE004471"): the model read a labelled number as an address's number.
+            label = _LABELS.match(text, sign.start())
         where = _value_after(text, label, FIELDS[int(label.lastgroup[1:])]) if label else None
         if where is not None and where[0] > span.start and where[1] <= span.end:
             field = FIELDS[int(label.lastgroup[1:])]
             span = replace(span, start=where[0], end=where[1], type=field.type, source=RULE)
         out.append(span)
     return out
+
+
+STREET = "CALLE"
+# The number sign whose last character opens a span: "n.º", "nº", "Nº".
+_SIGN_TAIL = re.compile(r"(?i:n\.?)[º°]")
 
 
 STAFF = "NOMBRE_PERSONAL_SANITARIO"
