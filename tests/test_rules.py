@@ -271,6 +271,19 @@ def test_a_weekday_opens_a_date_in_figures(text, expected):
     assert [text[a:b] for a, b, _ in find_dates(text)] == expected
 
 
+def test_two_relatives_the_model_joined_over_y_are_two_spans():
+    from deid_crf.deid.recognizers.relatives import relatives
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    for text, piece, want in (
+        ("informada; el hijo y un sobrino, Hamza, viajarán", "hijo y un sobrino", ["hijo", "sobrino"]),
+        ("sus padres Teresa y Juan Carlos", "padres Teresa y Juan Carlos", ["padres Teresa y Juan Carlos"]),
+    ):
+        start = text.index(piece)
+        model = [PHISpan(start, start + len(piece), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
+        assert [text[s.start : s.end] for s in relatives(text, model)] == want
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

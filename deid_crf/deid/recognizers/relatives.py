@@ -310,7 +310,31 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         out.append(span)
     out = _with_their_qualifiers(text, _with_their_numerals(text, out))
     out = _with_their_ages(text, _with_their_names(text, _names_after_kin(text, out)))
-    return _paired_ages(text, _bracketed_ages(text, _ages_at_events(text, out, relative_ends)))
+    out = _paired_ages(text, _bracketed_ages(text, _ages_at_events(text, out, relative_ends)))
+    return _two_relatives_split(text, out)
+
+
+# Two relatives the model joined over "y" ("el hijo y un sobrino"): two spans, without the
+# article of the second, as MEDDOCAN and the notes write them (their FAMILIARES spans with
+# "y" join only two ages or two names after one kinship word: "padres Teresa y Juan Carlos").
+_TWO_KIN = re.compile(
+    rf"(?P<first>{_KIN_WORD}){SP}+(?:y|e|i){SP}+(?:(?:un|una|unos|unas|su|sus|el|la|los|las){SP}+)?"
+    rf"(?P<second>{_KIN_WORD})",
+    re.IGNORECASE,
+)
+
+
+def _two_relatives_split(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    out = []
+    for span in spans:
+        if span.type == RELATIVE and (m := _TWO_KIN.fullmatch(text, span.start, span.end)):
+            out += [
+                replace(span, start=m.start("first"), end=m.end("first"), source=RULE, text="", replacement=None),
+                replace(span, start=m.start("second"), end=m.end("second"), source=RULE, text="", replacement=None),
+            ]
+        else:
+            out.append(span)
+    return out
 
 
 # "Madre con cáncer de mama a los 47 y 59 años, fallecida a los 62.": ages at a
