@@ -426,6 +426,7 @@ def test_a_trimmed_candidate_stays_a_candidate():
         ("| 2 inhalaciones     | mañana         |", "mañana", "NOMBRE_SUJETO_ASISTENCIA", False),
         ("con apoyo de la mediadora de Cruz Roja", "de", "HOSPITAL", False),
         ("Sexo: M\n", "M", "SEXO_SUJETO_ASISTENCIA", True),  # a sex letter is a span of its own
+        ("SIP 3021847765   Pasaporte . NX7K41P08", "Pasaporte", "ID_SUJETO_ASISTENCIA", False),
         ("y el 68 vuelve", "68", "NOMBRE_SUJETO_ASISTENCIA", True),  # mistyped, but masked all the same
         ("Paciente: Ana Mañana Gil\n", "Ana Mañana Gil", "NOMBRE_SUJETO_ASISTENCIA", True),
     ],

@@ -82,6 +82,8 @@ _FIELD_LABELS = frozenset(
     "tel telf tfno tlf telefono movil fax email e-mail correo domicilio direccion".split()
     # and a form's or a table's own labels ("| DNI | 45107832-T |")
     + "dni nie nif nhc hc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
+    # (and the other record and card labels: no MEDDOCAN train or dev span is one)
+    + "pasaporte sip nuhsa tsi cic naf episodio localidad provincia municipio".split()
 )
 
 
