@@ -474,3 +474,32 @@ def test_a_name_loses_the_dot_of_its_last_initial(value: str, type_: str, want: 
 )
 def test_religion_and_orientation_are_patient_identifiers(text, want):
     assert found(find_population_groups, text) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "type_", "want"),
+    [
+        (
+            "en el Centro de Salud Albayzín por la matrona Ana",
+            "Centro de Salud Albayzín por la matrona Ana",
+            "CENTRO_SALUD",
+            "Centro de Salud Albayzín",
+        ),
+        (
+            "Centro de día Hogar del Mayor de La Bañeza los martes y jueves",
+            "Hogar del Mayor de La Bañeza los martes",
+            "INSTITUCION",
+            "Hogar del Mayor de La Bañeza",
+        ),
+        (
+            "la Asociación para Evitar la Ceguera en México",
+            "Asociación para Evitar la Ceguera en México",
+            "INSTITUCION",
+            "Asociación para Evitar la Ceguera en México",
+        ),
+    ],
+)
+def test_an_organisation_stops_where_it_runs_on_into_the_sentence(text, value, type_, want):
+    got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
+    assert want in got
+    assert value == want or value not in got
