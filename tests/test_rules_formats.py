@@ -503,3 +503,17 @@ def test_an_organisation_stops_where_it_runs_on_into_the_sentence(text, value, t
     got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
     assert want in got
     assert value == want or value not in got
+
+
+@pytest.mark.parametrize(
+    ("value", "type_", "want"),
+    [
+        ("de Fundación Secretariado Gitano", "INSTITUCION", "Fundación Secretariado Gitano"),
+        ("en Bodegas Muga", "OTROS_SUJETO_ASISTENCIA", "Bodegas Muga"),
+        ("de la Cruz", "NOMBRE_SUJETO_ASISTENCIA", "de la Cruz"),  # a surname's particle stays
+    ],
+)
+def test_a_span_loses_a_lower_case_preposition_that_opens_it(value, type_, want):
+    text = f"Contacto con la mediadora {value}, que actuará."
+    got = [text[s.start : s.end] for s in RuleLayer(propagate=False).apply(text, [span(text, value, type_)])]
+    assert want in got

@@ -460,7 +460,8 @@ _END_PUNCTUATION = ",;:"
 
 def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
     """``span`` cut before a wide gap inside it, and without punctuation, a function word,
-    an age unit's abbreviation dot or the dot of a name's last initial that ends it."""
+    an age unit's abbreviation dot or the dot of a name's last initial that ends it, or a
+    lower-case preposition that opens it."""
     end = span.end
     if gap := _FIELD_GAP.search(text, span.start, end):
         end = gap.start()
@@ -470,14 +471,18 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         end -= 1
     while (tail := _TRAILING_FUNCTION_WORD.search(text, span.start, end)) and tail.start() > span.start:
         end = tail.start()
+    start = span.start
+    if span.type not in NAME_TYPES and span.type != "FAMILIARES_SUJETO_ASISTENCIA":
+        while (head := _LEADING_PREPOSITION.match(text, start, end)) and head.end() < end:
+            start = head.end()
     if span.type == AGE and _AGE_ABBREVIATION_DOT.search(text, span.start, end):
         end -= 1
     elif span.type in NAME_TYPES and _FINAL_INITIAL_DOT.search(text[span.start : end]):
         end -= 1
-    if end == span.end:
+    if end == span.end and start == span.start:
         return span
     # A recall-first candidate stays one (its source says it is off the best path).
-    return replace(span, end=end, source=span.source if span.source == CANDIDATE else RULE)
+    return replace(span, start=start, end=end, source=span.source if span.source == CANDIDATE else RULE)
 
 
 # An organisation's span that runs on into the sentence: over "por" ("Centro de Salud
@@ -496,6 +501,12 @@ _AGE_ABBREVIATION_DOT = re.compile(r"\d\s*a\.$")
 # The dot after a name's last initial ("Paciente: L. Á. M.", "Casas A."): MEDDOCAN train and
 # dev and the notes leave it out (2 and 2 such names), and no span of theirs ends in one.
 _FINAL_INITIAL_DOT = re.compile(r"(?:^|[\s.])[A-ZÁÉÍÓÚÑ]\.$")
+
+
+# A lower-case preposition that opens a span ("de Fundación Secretariado Gitano"): no span
+# of MEDDOCAN train and dev opens with one, nor any of the guide splits but a surname
+# ("de la Cruz", a name's: names and relatives are left alone).
+_LEADING_PREPOSITION = re.compile(r"(?:de|del|en|por|a|al|con)[ \t]+")
 
 
 # A lower-case preposition, article or possessive that ends a span ("trabajadora social de
