@@ -452,7 +452,8 @@ def test_an_age_loses_its_abbreviated_units_dot(value: str, want: str):
         ("L. Á. M.", "NOMBRE_SUJETO_ASISTENCIA", "L. Á. M"),
         ("Nikolaos Antoniadis P.", "NOMBRE_PERSONAL_SANITARIO", "Nikolaos Antoniadis P"),
         ("L. Á. M", "NOMBRE_SUJETO_ASISTENCIA", "L. Á. M"),
-        ("Ana Gil Sr.", "NOMBRE_SUJETO_ASISTENCIA", "Ana Gil Sr."),  # no initial: a word's abbreviation
+        ("Ana Gil Vda.", "NOMBRE_SUJETO_ASISTENCIA", "Ana Gil Vda."),  # no initial: a word's abbreviation
+        ("Ana Gil Sra.", "NOMBRE_SUJETO_ASISTENCIA", "Ana Gil"),  # a title after the name opens the next one
         ("vitamina D.", "OTROS_SUJETO_ASISTENCIA", "vitamina D."),  # not a name
     ],
 )

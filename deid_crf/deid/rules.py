@@ -471,6 +471,9 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         end -= 1
     while (tail := _TRAILING_FUNCTION_WORD.search(text, span.start, end)) and tail.start() > span.start:
         end = tail.start()
+    if span.type in NAME_TYPES or span.type == "FAMILIARES_SUJETO_ASISTENCIA":
+        if (title := _TRAILING_TITLE.search(text, span.start, end)) and title.start() > span.start:
+            end = title.start()  # "su hija Dña. Inmaculada …": the title opens the next name
     start = span.start
     if span.type not in NAME_TYPES and span.type != "FAMILIARES_SUJETO_ASISTENCIA":
         while (head := _LEADING_PREPOSITION.match(text, start, end)) and head.end() < end:
@@ -501,6 +504,11 @@ _AGE_ABBREVIATION_DOT = re.compile(r"\d\s*a\.$")
 # The dot after a name's last initial ("Paciente: L. Á. M.", "Casas A."): MEDDOCAN train and
 # dev and the notes leave it out (2 and 2 such names), and no span of theirs ends in one.
 _FINAL_INITIAL_DOT = re.compile(r"(?:^|[\s.])[A-ZÁÉÍÓÚÑ]\.$")
+
+
+# A courtesy title that ends a person's or a relative's span ("hija Dña"): MEDDOCAN train
+# and dev and the guide splits have none (their spans ending "D" are streets' doors).
+_TRAILING_TITLE = re.compile(r"\s+(?:Dña|Dª|Doña|Sr|Sra|Srta|Dr|Dra)\.?$")
 
 
 # A lower-case preposition that opens a span ("de Fundación Secretariado Gitano"): no span
