@@ -215,6 +215,11 @@ def test_a_capitalised_name_after_a_kinship_phrase_in_capitals_without_article_k
             [("Luis Gil", PATIENT)],
             ["camionero de largo recorrido"],
         ),
+        (
+            "paciente de 46 años, empleada de hogar (interna)",
+            [("46 años", "EDAD_SUJETO_ASISTENCIA")],
+            ["empleada de hogar"],
+        ),
         # a clinician's role after a name the model typed as the patient's is a signature
         ("Dña. Amaia Goñi, médica de familia", [("Amaia Goñi", PATIENT)], []),
         # not a job, or not after a person

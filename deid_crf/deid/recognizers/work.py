@@ -204,11 +204,12 @@ def _profession_end(m: re.Match[str]) -> int:
     return end
 
 
-# A job in apposition to a person or a relative (``su hija, Laura, farmacéutica``,
-# ``EL PADRE, CHEN HAO, COCINERO``, ``su hija de 19 años, estudiante de Enfermería``):
-# a listed job word right after the span and a comma.
+# A job in apposition to a person, a relative or the patient's age (``su hija, Laura,
+# farmacéutica``, ``EL PADRE, CHEN HAO, COCINERO``, ``su hija de 19 años, estudiante de
+# Enfermería``, ``paciente de 46 años, empleada de hogar``): a listed job word right after
+# the span and a comma.
 _RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
-_APPOSED_TO = ("NOMBRE_SUJETO_ASISTENCIA", _RELATIVE)
+_APPOSED_TO = ("NOMBRE_SUJETO_ASISTENCIA", _RELATIVE, "EDAD_SUJETO_ASISTENCIA")
 _APPOSED_PROFESSION = re.compile(rf"{SP}*,{SP}*(?P<head>{_WORD}){_REST}", re.IGNORECASE)
 
 
