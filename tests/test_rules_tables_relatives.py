@@ -140,7 +140,6 @@ def test_relatives_named_in_other_ways(text, named, want):
         ("y el yerno pequeño, Aitor, viene.", [], [("yerno pequeño", RELATIVE), ("Aitor", RELATIVE)]),
         ("se avisa a la nieta (Sheila, cajera)", [], [("nieta", RELATIVE), ("Sheila", RELATIVE)]),
         ("llamar a su filla Montse, al móvil", [], [("filla Montse", RELATIVE)]),
-        ("A filla Uxía traballa de enfermeira", [], [("filla Uxía", RELATIVE)]),  # a listed first name
         ("si no, a la seua dona, Empar.", [], [("dona", RELATIVE), ("Empar", RELATIVE)]),
         # in a contact list, after a kinship label, on a line with a phone number
         ("Avisos:\n1. Nieta: Yaiza — 622 10 44 87", [], [("Yaiza", RELATIVE)]),

@@ -52,9 +52,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from functools import cache
 
-from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char, listed_names
+from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, MONTHS, SPECIALTY_WORDS, UPPER, WEEKDAYS, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
@@ -437,8 +436,6 @@ def _with_their_names(text: str, spans: list[PHISpan]) -> list[PHISpan]:
             if m := _HEALTH_AFTER.search(text, span.start, span.end):
                 span = replace(span, end=m.start(), source=RULE, text="", replacement=None)
         previous = out[-1] if out else None
-        if previous is not None and previous.type == RELATIVE and previous.end <= span.start:
-            out[-1] = previous = _with_the_name_after(text, previous, span.start)
         if (
             previous is not None
             and previous.type == RELATIVE
@@ -452,38 +449,7 @@ def _with_their_names(text: str, spans: list[PHISpan]) -> list[PHISpan]:
             out[-1] = replace(previous, end=span.end, source=RULE, text="", replacement=None)
             continue
         out.append(span)
-    if out and out[-1].type == RELATIVE:
-        out[-1] = _with_the_name_after(text, out[-1], len(text))
     return out
-
-
-# A capitalised name right after a kinship word that no span covers ("A filla Uxía
-# traballa", "su hermano Juan, de siete meses"): the relative's, when its first word is a
-# listed first name (not "madre Diabetes tipo 2", a family history's). MEDDOCAN train and
-# dev: 5 of 6 capitalised words there are in a relative's span (not "madre Rh -"); the
-# notes' guide splits: 29 of 29. Up to four name words, particles between; not a month, a
-# weekday or an institution's word.
-_NAME_WORD = rf"[{UPPER}][a-záéíóúñüàèìòùç]{{2,}}"
-_NAME_AFTER_KIN = re.compile(
-    rf" (?P<name>{_NAME_WORD}(?:{SP}+(?:(?:de|del|la|i|y){SP}+)?{_NAME_WORD}){{0,3}})(?![\w-])"
-)
-_NOT_NAMES = frozenset(normalize(w) for w in (*MONTHS, *WEEKDAYS)) | INSTITUTION_WORDS | SPECIALTY_WORDS
-
-
-@cache
-def _first_names() -> frozenset[str]:
-    return listed_names(("first_names.tsv", "meddocan_first_names.txt", "faker_first_names.txt"), normalize)
-
-
-def _with_the_name_after(text: str, span: PHISpan, limit: int) -> PHISpan:
-    """``span`` (a relative's) widened over the name right after it (see above), when it is
-    a kinship phrase alone and the name ends before ``limit`` (the next span)."""
-    if not _is_kin_only(text, span) or not (m := _NAME_AFTER_KIN.match(text, span.end)) or m.end() > limit:
-        return span
-    words = m.group("name").split()
-    if normalize(words[0]) not in _first_names() or any(normalize(word) in _NOT_NAMES for word in words):
-        return span
-    return replace(span, end=m.end("name"), source=RULE, text="", replacement=None)
 
 
 def _starts_capitalised_name(text: str, m: re.Match[str]) -> bool:
