@@ -54,6 +54,7 @@ from deid_crf.deid.recognizers.common import (
     PROTOCOL_ADDRESS,
     SP,
     SPAN_BREAKS,
+    STREET,
     TERRITORY,
     URL,
     Match,
@@ -104,7 +105,7 @@ from deid_crf.deid.recognizers.population_groups import find_population_groups
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import is_relatives_name, relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
-from deid_crf.deid.recognizers.roads import STREET, find_road_points
+from deid_crf.deid.recognizers.roads import find_road_points
 from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex, find_sex_in_field_rows
 from deid_crf.deid.recognizers.signatures import entry_initials, entry_signatures
 from deid_crf.deid.recognizers.streets import find_streets
@@ -471,11 +472,11 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         end -= 1
     while (tail := _TRAILING_FUNCTION_WORD.search(text, span.start, end)) and tail.start() > span.start:
         end = tail.start()
-    if span.type in NAME_TYPES or span.type == "FAMILIARES_SUJETO_ASISTENCIA":
-        if (title := _TRAILING_TITLE.search(text, span.start, end)) and title.start() > span.start:
-            end = title.start()  # "su hija Dña. Inmaculada …": the title opens the next name
+    person = span.type in NAME_TYPES or span.type == RELATIVE
+    if person and (title := _TRAILING_TITLE.search(text, span.start, end)) and title.start() > span.start:
+        end = title.start()  # "su hija Dña. Inmaculada …": the title opens the next name
     start = span.start
-    if span.type not in NAME_TYPES and span.type != "FAMILIARES_SUJETO_ASISTENCIA":
+    if not person:
         while (head := _LEADING_PREPOSITION.match(text, start, end)) and head.end() < end:
             start = head.end()
     if span.type == AGE and _AGE_ABBREVIATION_DOT.search(text, span.start, end):

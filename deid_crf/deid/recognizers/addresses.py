@@ -27,12 +27,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
-from deid_crf.deid.recognizers.common import SP, TERRITORY, listed_names
+from deid_crf.deid.recognizers.common import SP, STREET, TERRITORY, listed_names
 from deid_crf.deid.recognizers.places import SPANISH_PLACE_LISTS
 from deid_crf.gazetteers.spanish import ADDRESS_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, PHISpan
-
-STREET = "CALLE"
 
 _SIDE = r"(?:izq|izqda|izda|dcha|dch|drcha|der|dr|ezk|esk|esq)"
 _FLOOR_WORD = rf"(?:bajos?|baixos?|entlo|entresuelo|entresòl|entl|ático|àtic|principal|pral|bajo{SP}+comercial)"

@@ -31,6 +31,7 @@ OTHER_ID = "NUMERO_IDENTIF"
 OTHER_SUBJECT = "OTROS_SUJETO_ASISTENCIA"
 INSTITUTION = "INSTITUCION"
 DATE = "FECHAS"
+STREET = "CALLE"
 
 # An age field's label in Spanish, Catalan, Galician and Basque (ages and sex fields).
 AGE_LABELS = ("edad", "edat", "idade", "adina")

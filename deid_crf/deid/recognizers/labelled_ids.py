@@ -53,6 +53,7 @@ from deid_crf.deid.recognizers.common import (
     OTHER_SUBJECT,
     PATIENT_ID,
     SP,
+    STREET,
     Match,
     line_before,
 )
@@ -292,7 +293,6 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return out
 
 
-STREET = "CALLE"
 # The number sign whose last character opens a span: "n.º", "nº", "Nº".
 _SIGN_TAIL = re.compile(r"(?i:n\.?)[º°]")
 

@@ -11,10 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from deid_crf.deid.recognizers.common import SP, Match
+from deid_crf.deid.recognizers.common import SP, STREET, Match
 from deid_crf.gazetteers.spanish import UPPER
-
-STREET = "CALLE"
 
 # Road codes: A-62, AP-7, CV-35, M-30, N-II, A7, "Nacional 330".
 _CODE = rf"(?:[A-Z]{{1,3}}-?\d{{1,4}}|N-[IVX]+|Nacional{SP}+\d{{1,4}})"

@@ -29,10 +29,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from deid_crf.deid.recognizers.common import SP, Match, by_first_letter
+from deid_crf.deid.recognizers.common import SP, STREET, Match, by_first_letter
 from deid_crf.gazetteers.spanish import UPPER
-
-STREET = "CALLE"
 
 _TYPE_WORDS = (
     *("calle", "avenida", r"avda\.?", r"avd\.", r"av\.", "paseo", "passeig", r"pg\.", "pº", r"p\.º", "plaza", "plaça"),
