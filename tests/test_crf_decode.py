@@ -140,6 +140,55 @@ def test_viterbi_finds_the_best_sequence_of_every_sentence(lengths, seed):
         assert total == pytest.approx(brute_force(scores[start:end], transitions))
 
 
+def full_viterbi(scores: np.ndarray, transitions: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Viterbi with the maximum over every previous label at every step (the first of
+    tied labels), sentence by sentence: what the pruned steps must reproduce."""
+    out = np.zeros(len(scores), dtype=np.int64)
+    for start, end in bounds.tolist():
+        if end <= start:
+            continue
+        best, back = scores[start].astype(np.float64), []
+        for t in range(start + 1, end):
+            step = best[None, :] + transitions.T  # (next, previous)
+            back.append(step.argmax(axis=1))
+            best = step[np.arange(len(best)), back[-1]] + scores[t]
+        label = int(best.argmax())
+        for t in range(end - 1, start, -1):
+            out[t] = label
+            label = int(back[t - start - 1][label])
+        out[start] = label
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lengths=st.lists(st.integers(0, 12), min_size=1, max_size=40),
+    seed=st.integers(0, 2**16),
+    # Whole numbers: ties everywhere. A dominant label: steps where one label is best
+    # before every next one (left without a maximum). Spread scores: several can be.
+    kind=st.sampled_from(["ties", "dominant", "spread"]),
+    step_sentences=st.sampled_from([1, 3, 128]),
+)
+def test_pruned_viterbi_steps_give_the_full_maximum_labels(lengths, seed, kind, step_sentences):
+    """The labels skipped at a step are never among the best (ties included): the
+    labels are those of the maximum over every label, whatever the step size."""
+    rng = np.random.default_rng(seed)
+    k = 6
+    ends = np.cumsum(lengths)
+    bounds = np.stack([ends - lengths, ends], axis=1)
+    if kind == "ties":
+        scores, transitions = rng.integers(-2, 3, size=(int(ends[-1]), k)), rng.integers(-1, 2, size=(k, k))
+    else:
+        scores, transitions = rng.normal(size=(int(ends[-1]), k)), rng.normal(size=(k, k))
+        if kind == "dominant":
+            scores[:, 0] += 8.0
+    scores, transitions = scores.astype(np.float64), transitions.astype(np.float64)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("deid_crf.models.crf_decode.VITERBI_STEP_SENTENCES", step_sentences)
+        labels = viterbi(scores, transitions, bounds)
+    assert labels.tolist() == full_viterbi(scores, transitions, bounds).tolist()
+
+
 @pytest.mark.parametrize(("sentences", "tokens"), [(7, 10**9), (10**9, 40), (3, 25), (1, 1)])
 def test_blocks_of_sentences_agree_with_one_block(monkeypatch, sentences, tokens):
     """Labels the same and marginals within rounding, whatever the blocks (at most
