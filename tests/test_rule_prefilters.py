@@ -571,6 +571,36 @@ def test_profession_cues_tried_near_their_words_are_every_cue():
     assert found > 2000
 
 
+def test_listed_professions_after_a_lookahead_of_their_cues_are_every_match():
+    from deid_crf.deid.recognizers import work
+
+    reference = re.compile(
+        rf"{work._LISTED_CUE}(?P<head>{work._WORD}){work._REST}", re.IGNORECASE | re.MULTILINE
+    )  # as it was written before its lookahead
+    pieces = ("que es ", "QUIEN ERA ", "q fue ", ", es un ", ",era una ", "Es ", "era ", "como ", "Como una ")
+    pieces += ("fue ", "ha sido ", "había  sido ", "paciente, ", "Pacient,", "enferma ,", "usuario,", "antiguo ")
+    pieces += ("ex-", "Ex ", "camionero", "auxiliar de geriatría", "d'autobús", "x", "12", "ſ", "é", "Ñ")
+    pieces += (" ", "\n", ". ", ".", ";", "|", "\t", "\u00a0", ",", "-", "(")
+    found = 0
+    for text in _pieced_texts(pieces, 61, 6000, 12):
+        expected = [(m.span(), m.groupdict()) for m in reference.finditer(text)]
+        assert [(m.span(), m.groupdict()) for m in work._LISTED_PROFESSION.finditer(text)] == expected, repr(text)
+        found += len(expected)
+    assert found > 2000
+
+
+def test_labelled_phone_numbers_after_a_lookahead_of_their_opening_are_every_match():
+    reference = re.compile(rf"\(?\+?{common.SP}?(\d(?:\)?[ .-]?\d){{6,14}})(?![\w]|[ .-]\d)")  # as it was
+    pieces = ("(", ")", "+", "+34", "0034", " ", "  ", "\u00a0", "\t", "\n", ".", "-", "1", "23", "456", "7890")
+    pieces += ("612345678", "(5982) 487-3837", "a", "Tel: ", "x", "\u0663", "\u2028")
+    found = 0
+    for text in _pieced_texts(pieces, 67, 6000, 12):
+        expected = [(m.span(), m.groups()) for m in reference.finditer(text)]
+        assert [(m.span(), m.groups()) for m in phones._LABELLED_NUMBER.finditer(text)] == expected, repr(text)
+        found += len(expected)
+    assert found > 2000
+
+
 def test_plates_and_vins_looked_for_in_texts_that_hold_their_core_are_every_one():
     from deid_crf.deid.recognizers import vehicles
 
@@ -906,6 +936,24 @@ def test_digit_runs_the_audit_looks_for_are_those_the_lookbehind_first_pattern_f
         assert [m.span() for m in audit._DIGITS.finditer(text)] == expected, repr(text)
         found += len(expected)
     assert found > 1000
+
+
+def test_capitalised_words_the_audit_looks_for_are_the_capitalised_letter_runs():
+    """The audit's candidates, once ``isupper`` has checked their first letter, are the
+    letter runs of two letters or more that open with a capital, whatever the script
+    (capitals outside Latin-1, title-case and lower-case letters that are neither)."""
+    from deid_crf.deid import audit
+
+    pieces = ("Ana", "ANA", "ana", "Ñúñez", "ñu", "Élodie", "ÉL", "é", "Ö", "ß", "ẞ", "Σοφία", "σ", "Иван", "иван")
+    pieces += ("ǅ", "ǆ", "Ǆ", "İ", "ı", "ª", "º", "Ⅷ", "ⅷ", "ſ", "K", "ÿ", "Ÿ", "A", "a", "x", "Z")
+    pieces += (" ", "-", "'", "1", "12", "_", "\n", ".", "\u00a0", "\u0663")
+    found = 0
+    for text in _pieced_texts(pieces, 97, 6000, 10):
+        expected = [m.span() for m in audit._WORD.finditer(text) if len(m.group()) >= 2 and m.group()[0].isupper()]
+        candidates = audit._CAPITALISED_CANDIDATE.finditer(text)
+        assert [m.span() for m in candidates if m.group()[0].isupper()] == expected, repr(text)
+        found += len(expected)
+    assert found > 3000
 
 
 def test_days_alone_found_from_del_and_a_digit_are_those_a_scan_of_every_position_finds():

@@ -46,6 +46,12 @@ from deid_crf.text.spans import PHISpan
 
 AUDIT = "audit"  # source of a span --strict added over a survivor outside every span
 _WORD = re.compile(r"[^\W\d_]+")
+# A run of two letters or more whose first letter is not one of the common lower-case
+# ones (ASCII and Latin-1): every capitalised run of ``_WORD`` and few others, found with
+# the first letter looked for first and what precedes it checked after, so that re skips
+# the lower-case words in C (the same runs, checked with ``isupper`` after;
+# tests/test_rule_prefilters.py).
+_CAPITALISED_CANDIDATE = re.compile(r"[^\W\d_a-zß-öø-ÿ](?<![^\W\d_].)[^\W\d_]+")
 # A run of four digits or more: its first digit looked for first and what precedes it
 # checked after (``\d(?<!\d\d)``, not ``(?<!\d)\d``), so that re skips to the next digit
 # in C (the same runs; tests/test_rule_prefilters.py).
@@ -156,9 +162,9 @@ def audit(
         return []
     skip = _Regions(_output_regions(spans, set(placeholders)))
     found = []
-    for m in _WORD.finditer(output):
+    for m in _CAPITALISED_CANDIDATE.finditer(output):
         token = m.group()
-        if len(token) >= 2 and token[0].isupper():
+        if token[0].isupper():
             type_ = wanted_words.get(normalize(token))
             if type_ is not None and not skip.contain(m.start(), m.end()):
                 found.append(Survivor(m.start(), m.end(), type_))
