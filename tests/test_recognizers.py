@@ -281,6 +281,10 @@ def test_postcodes(text, expected):
         ("el 2 y 3 pacientes en abril; tomó 2 y luego el 16 de abril", ["abril", "16 de abril"]),
         ("la revisión del jueves 8 la hicimos; vuelve el lunes", ["jueves 8", "lunes"]),
         ("colocada el 19/02 y ajustada al 1/3 distal", ["19/02"]),
+        # a two-digit day/month alone; not a measure's (acuity, pain, pressure) nor a dose's
+        ("fractura de fémur (IQ 20/02); Ecocardiograma TT (16/10): AI dilatada", ["20/02", "16/10"]),
+        ("AV de 10/10 y EVA 10/10; PIO 13/11 mmHg; sacubitrilo/valsartán 24/26 mg", []),
+        ("Fecha de Ingreso: 20/11//2014.", []),  # a typo MEDDOCAN annotates whole: left to the model
         ("desde la Navidad pasada y en Semana Santa", ["Navidad", "Semana Santa"]),
         ("costurera hasta los años 60", ["años 60"]),
         ("Año de nacimiento: 1987; nefrectomía (2002)", ["1987", "2002"]),
@@ -357,6 +361,9 @@ def test_the_rule_layer_keeps_one_span_where_recognizers_agree():
         # private insurers and banks; a town that names a bank is left to the model
         ("Asegurada en Sanitas; antes en SegurCaixa Adeslas y DKV.", ["Sanitas", "SegurCaixa Adeslas", "DKV"]),
         ("Trabajó en Santander y cobra de Ibercaja.", ["Ibercaja"]),
+        # an insurer's company for a line of business is one span with it
+        ("aseguradora Mapfre Asistencia (póliza); Allianz Partners, póliza", ["Mapfre Asistencia", "Allianz Partners"]),
+        ("Seguro de viaje: Allianz Reiseversicherung.", ["Allianz Reiseversicherung"]),
         # mutuas and emergency services named without a head word, with their number
         (
             "traído por el SUC; ambulancia del SAMU 061; (Emergentziak); la mutua (Mutualia); la Unió de Mutues",
@@ -366,6 +373,30 @@ def test_the_rule_layer_keeps_one_span_where_recognizers_agree():
 )
 def test_institutions(text, expected):
     assert texts(find_institutions, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A health area named by the towns it serves: the list is its name.
+        (
+            "SERGAS · Área Sanitaria de Lugo, A Mariña e Monforte de Lemos\n",
+            ["Área Sanitaria de Lugo, A Mariña e Monforte de Lemos"],
+        ),
+        (
+            "Área Sanitaria de Ourense, Verín e O Barco de Valdeorras.",
+            ["Área Sanitaria de Ourense, Verín e O Barco de Valdeorras"],
+        ),
+        ("Àrea Sanitària de Lleida i Pirineu.", ["Àrea Sanitària de Lleida i Pirineu"]),
+        # not after Spanish "y" alone, nor across a lower-case word
+        (
+            "Área Sanitaria de Vigo y el hospital; Área Sanitaria de Ferrol, Narón",
+            ["Área Sanitaria de Vigo", "Área Sanitaria de Ferrol"],
+        ),
+    ],
+)
+def test_health_areas_named_by_their_towns(text, expected):
+    assert texts(find_organisations, text) == expected
 
 
 def test_an_institution_replaces_the_model_spans_inside_it():

@@ -135,6 +135,21 @@ _CELL_DAY_MONTH = re.compile(
     r"(?=[ \t]*(?:\||$)|[ \t]+\d{1,2}[:h.]\d\d|[ \t]+(?:[MTN][ \t]+)?[—–-][ \t]|[ \t]+\()",
     re.MULTILINE,
 )
+# A two-digit day/month alone anywhere (``(IQ 20/02)``, ``Ecocardiograma TT (16/10)``,
+# ``última cura 09/10``): on the notes' guide halves all 43 such strings are a date (or in
+# one). On MEDDOCAN train and dev the 7 are a visual acuity, a pain score or a pressure
+# (``AV de 10/10``, ``EVA 10/10``, ``13/11 mmHg``): left out by a measure's word before or
+# a unit after.
+_PADDED_DAY_MONTH = re.compile(
+    rf"(?<![\w/.,:-])(?P<date>(\d\d)/(\d\d))(?![\w/]|[.,:-]\d|{SP}*(?:%|mm|cm|mg|ml|kg|(?:h|de|del)\b))"
+)
+_MEASURE_BEFORE = re.compile(
+    r"\b(?:eva|ena|av|agudeza|visual|intensidad|dolor|pio|po|ta|tas|tad|presi[oó]n|escala|fuerza|balance|glasgow"
+    r"|sat|fc|fr|puntuaci[oó]n|score|grado|ratio|cociente)\b"
+)
+_MEASURE_WIDTH = 40
+
+
 # A weekday (or its abbreviation) and the day, maybe with the month, opening a progress
 # note's entry, before its dash and maybe the time (``vie 18 — …``, ``mar 15-oct — …``,
 # ``miér 4 feb — …``, ``Dom 02/11 – …``, ``Mar 04/11 09:15 – …``, ``viernes 28/11 — …``).
@@ -334,6 +349,7 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _BASQUE: lambda text, a: a.digits,
     _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _CELL_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
+    _PADDED_DAY_MONTH: lambda text, a: a.day_slashes,
     _DATE_IN_WORDS: lambda text, a: starts_before(text, a.months, 5),
     _WEEKDAY_DAY_WORD: lambda text, a: a.weekdays,
     _YEAR_IN_WORDS: lambda text, a: merged(a.years, starts_before(text, a.thousands, 1)),
@@ -447,6 +463,14 @@ def _cell_day_month(text: str, found: Anchors) -> Iterator[Span]:
             yield m.start("date"), m.end("date")
 
 
+def _padded_day_month(text: str, found: Anchors) -> Iterator[Span]:
+    for m in _matches(_PADDED_DAY_MONTH, text, found):
+        if _valid(2000, int(m.group(3)), int(m.group(2))) and not _MEASURE_BEFORE.search(
+            line_before(text, m.start(), _MEASURE_WIDTH)
+        ):
+            yield m.start("date"), m.end("date")
+
+
 def _in_words(text: str, found: Anchors) -> Iterator[Span]:
     for pattern in (_DATE_IN_WORDS, _WEEKDAY_DAY_WORD):
         for m in _matches(pattern, text, found):
@@ -492,6 +516,7 @@ _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _weekdays,
     _day_month,
     _cell_day_month,
+    _padded_day_month,
     _days_alone,
     _seasons,
     _named_days,

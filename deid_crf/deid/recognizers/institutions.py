@@ -79,8 +79,11 @@ def _flexible(name: str) -> str:
 _TOWN = (
     rf"(?:(?:[Ll]['’]|(?:de|del|la|las|los|el|i|y|A|O|Sant|San|Santa){SP}+)?[{UPPER}][^\W\d_]+(?:-[{UPPER}][^\W\d_]+)?)"
 )
-# "Cáritas Diocesana de Terrassa", "Cruz Roja de Jaén": the body's local branch is one span.
+# "Cáritas Diocesana de Terrassa", "Cruz Roja de Jaén": the body's local branch is one span;
+# an insurer's company for a line of business too ("Mapfre Asistencia", "Allianz Partners",
+# "Allianz Reiseversicherung": the notes, 3 of 3).
 _BRANCH = (
+    rf"(?:{SP}+(?:Asistencia|Assistance|Partners|Seguros|Travel|Insurance|Reiseversicherung|Versicherung))?"
     rf"(?:{SP}+(?:Diocesana|Interparroquial|Provincial|Insular|Local|Municipal|Comarcal))?(?:{SP}+de{SP}+{_TOWN})?"
 )
 
@@ -289,6 +292,19 @@ def _names_someone(m: re.Match[str]) -> bool:
     return m.group("head")[0].isupper() and _CAPITAL_WORD.search(m.group("name")) is not None
 
 
+# A health area named by the towns it serves, listed ("Área Sanitaria de Lugo, A Mariña e
+# Monforte de Lemos", "Área Sanitaria de Ourense, Verín e O Barco de Valdeorras"): the
+# list is the area's name, one INSTITUCION span (the notes, 3 of 3; MEDDOCAN has none).
+_AREA_HEAD = re.compile(r"(?i:área|àrea){SP}+(?i:sanitaria|sanitària|de{SP}+salud|de{SP}+salut)".replace("{SP}", SP))
+_PLACE_NAME = (
+    rf"(?:(?:A|O|As|Os|La|El|Los|Las|Les|L['’]){SP}*)?[{UPPER}][^\W\d_]+"
+    rf"(?:{SP}+(?:de|del|da|do|de{SP}+la){SP}+(?:(?:A|O|La|El|Los|Las){SP}+)?[{UPPER}][^\W\d_]+)*"
+)
+# Listed with commas, or joined by Galician "e" or Catalan "i": after Spanish "y" alone a
+# capital may open something else ("Área de Salud de Cáceres y Juan …").
+_AREA_LIST = re.compile(rf"(?:(?:,{SP}+{_PLACE_NAME})+{SP}+(?:e|y|i)|{SP}+(?:e|i)){SP}+{_PLACE_NAME}(?![\w-])")
+
+
 def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
     starts = [m.start() for m in _HEAD_STARTS.finditer(text)]
@@ -300,7 +316,8 @@ def find_organisations(text: str) -> Iterator[Match]:
             and not (m.group("head").isupper() and m.group("head") not in _HEADS and not m.group("name").isupper())
             and not _HOSPITAL_NAME.match(m.group("name"))
         ):
-            yield m.start(), m.end(), INSTITUTION
+            towns = _AREA_LIST.match(text, m.end()) if _AREA_HEAD.fullmatch(m.group("head")) else None
+            yield m.start(), towns.end() if towns else m.end(), INSTITUTION
     if any(head in text for head in _BASQUE_HEADS):
         for m in _BASQUE_ORGANISATION.finditer(text):
             yield m.start(), m.end(), INSTITUTION
