@@ -1125,6 +1125,9 @@ def test_initials_before_names(text, piece, type_, expected):
         ("Dirección: c/ Sant Pere, 12, baixos — 08030 Barcelona", "c/ Sant Pere, 12", "c/ Sant Pere, 12, baixos"),
         ("Domicilio: Calle Finisterre 18, Bajo A\n", "Calle Finisterre 18", "Calle Finisterre 18, Bajo A"),
         ("domiciliado en C/ Esquíroz, 21, 2º izda., 31007", "C/ Esquíroz, 21, 2º izda.", "C/ Esquíroz, 21, 2º izda"),
+        # a Basque side after the floor's number and its dot
+        ("Helbidea: Nagusia kalea 14, 2. eskuina, 20500", "Nagusia kalea 14, 2", "Nagusia kalea 14, 2. eskuina"),
+        ("Nagusia kalea 14, 2. eskuinaldean", "Nagusia kalea 14, 2", "Nagusia kalea 14, 2"),
         # "bajo" that is not a floor, and a floor word already inside
         ("vive en C/ Mayor 3 bajo supervisión", "C/ Mayor 3", "C/ Mayor 3"),
         (
@@ -1176,6 +1179,22 @@ def test_street_tail_stops_at_the_next_span():
             "Paseo de la Reforma 476, Juárez",
             "Paseo de la Reforma 476, Juárez",
             [("Paseo de la Reforma 476, Juárez", "CALLE")],
+        ),
+        # the town after "de" or "en", or a parish, whatever closed the street
+        (
+            "Domicilio en carrer de ses Moreres, 27, 1r, de Maó. Teléfonos",
+            "carrer de ses Moreres, 27, 1r, de Maó",
+            [("carrer de ses Moreres, 27, 1r", "CALLE"), ("Maó", "TERRITORIO")],
+        ),
+        (
+            "Lugar de Vilamoure, 4, parroquia de Santa María de Bóveda, 27568 Friol",
+            "Lugar de Vilamoure, 4, parroquia de Santa María de Bóveda",
+            [("Lugar de Vilamoure, 4", "CALLE"), ("Santa María de Bóveda", "TERRITORIO")],
+        ),
+        (
+            "Paseo de la Reforma 476, de Juárez",
+            "Paseo de la Reforma 476, de Juárez",
+            [("Paseo de la Reforma 476, de Juárez", "CALLE")],
         ),
         # the address's own words stay in it
         (

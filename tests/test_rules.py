@@ -358,3 +358,23 @@ def test_a_products_reference_taken_for_a_phone_is_dropped():
     assert [(text[s.start : s.end], s.type) for s in out if s.type == "NUMERO_TELEFONO"] == [
         ("600 123 456", "NUMERO_TELEFONO")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces", "kept"),
+    [
+        # ribs counted by ordinals, however the model cut them, are no address
+        ("Dolor a la palpación de 4º–6º arcos costales. Murmullo", ["4º", "6º arcos costales"], []),
+        ("dolor a la palpación 8.º-9.º arcos, sin crepitación", ["º-9.º arcos"], []),
+        # a floor after a street, and a street named Arcos, stay
+        ("Vive en C/ Mayor 3, 4º izda, de Toledo", ["C/ Mayor 3, 4º izda"], ["C/ Mayor 3, 4º izda"]),
+        ("Domicilio: Calle Arcos 3, 4º", ["Calle Arcos 3, 4º"], ["Calle Arcos 3, 4º"]),
+    ],
+)
+def test_ribs_counted_by_ordinals_are_no_street(text, pieces, kept):
+    model = []
+    for piece in pieces:
+        start = text.index(piece)
+        model.append(PHISpan(start, start + len(piece), "CALLE", 0.8, MODEL))
+    out = rule_layer("default", propagate=False).apply(text, model)
+    assert [text[s.start : s.end] for s in out if s.type == "CALLE"] == kept

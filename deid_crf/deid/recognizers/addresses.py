@@ -17,7 +17,12 @@ character long.
   house number, a floor or a kilometre, and not a word of the address's grammar
   (``, Bajo``, ``, Portal``, ``, Urbanización``), is cut off. MEDDOCAN train and dev keep
   such a name inside 7 of 1,296 CALLE spans, all Latin American neighbourhoods
-  (``Calle Guerrero 12, Buenavista``).
+  (``Calle Guerrero 12, Buenavista``). The town may follow ``de`` or ``en``, or be a
+  parish (``carrer de ses Moreres, 27, 1r, de Maó``, ``Lugar de Vilamoure, 4, parroquia
+  de Santa María de Bóveda``: the notes; no CALLE span of MEDDOCAN train and dev holds
+  ``, de`` after its number).
+* A Basque side after the floor's number and its dot (``Nagusia kalea 14, 2. eskuina``,
+  "right") belongs to the street too.
 """
 
 from __future__ import annotations
@@ -49,11 +54,12 @@ _NUMBERED_FLOOR = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SIDE_WITH_DOT = re.compile(rf"(?<![\w.]){_SIDE}\.$", re.IGNORECASE)
+_BASQUE_SIDE_AFTER_NUMBER = re.compile(rf"\.{SP}*(?P<floor>(?i:eskuina|ezkerra|erdikoa))(?![\w-])")
 # An address ending in ", Town": a digit (house number, floor, kilometre) or "s/n" before
 # the last comma, then capitalised words maybe joined by particles ("Puente de Vallecas").
 _TOWN_WORD = rf"[{UPPER}][^\W\d_]{{2,}}(?:-[{UPPER}][^\W\d_]+)*"
 _TOWN_AFTER_ADDRESS = re.compile(
-    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
+    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
 )
 # What closes a Spanish address before its town: a floor (``1º C``, ``3r 1a``, ``4 izda``,
 # ``bajo``) or a kilometre (``km 4``). After a bare house number the name may be a
@@ -80,7 +86,7 @@ def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             next_start = ordered[i + 1].start if i + 1 < len(ordered) else len(text)
             m = _TAIL.match(text, span.end)
             if m is None and text[span.end - 1 : span.end].isdigit():
-                m = _NUMBERED_FLOOR.match(text, span.end)
+                m = _NUMBERED_FLOOR.match(text, span.end) or _BASQUE_SIDE_AFTER_NUMBER.match(text, span.end)
             if m and m.end() <= next_start:
                 span = replace(span, end=m.end("floor"), source=RULE)
             if _SIDE_WITH_DOT.search(text, span.start, span.end):
@@ -97,7 +103,8 @@ def _town_after_address(text: str, span: PHISpan) -> tuple[int, int] | None:
     m = _TOWN_AFTER_ADDRESS.search(text, span.start, span.end)
     if m is None or normalize(m.group("town").split()[0]) in _NOT_TOWN:
         return None
-    closed = _FLOOR_OR_KM_BEFORE.search(text, span.start, m.start("comma")) is not None
+    # A floor or a kilometre closes the street, and so does a parish named as one.
+    closed = _FLOOR_OR_KM_BEFORE.search(text, span.start, m.start("comma")) is not None or m.group("parish")
     if not closed and normalize(m.group("town")) not in _towns():
         return None
     return m.start("comma"), m.start("town")

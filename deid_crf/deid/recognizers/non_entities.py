@@ -1,7 +1,8 @@
 """Spans the model (or a rule) proposes that are no PHI by what they are: a field's label
 alone, a hospital's unit taken for a hospital or a body, the word ``familia`` used as a
 heading or a label rather than for the relatives, fragments (a lone preposition, a
-one-letter name, a time of day as a name), and a product's reference taken for a phone. The rule layer drops them
+one-letter name, a time of day as a name), a product's reference taken for a phone, and
+ribs counted by ordinals taken for an address. The rule layer drops them
 (:meth:`deid_crf.deid.rules.RuleLayer.apply`, through :func:`is_no_entity`)."""
 
 from __future__ import annotations
@@ -100,6 +101,18 @@ def is_no_entity(text: str, span: PHISpan) -> bool:
         or is_family_heading(text, span)
         or is_fragment(text, span)
         or is_product_reference(text, span)
+        or is_rib_count(text, span)
+    )
+
+
+def is_rib_count(text: str, span: PHISpan) -> bool:
+    """Ribs counted by ordinals that the model took for an address's floor (``dolor a la
+    palpación de 4º–6º arcos costales``, ``8.º-9.º arcos``): a CALLE span made of
+    ordinals, maybe with ``arcos``/``costillas`` after them, that ``arco``, ``costilla``
+    or ``espacio`` follows or ends (MEDDOCAN train and dev: no CALLE span holds one)."""
+    return span.type == _STREET and bool(
+        _ORDINALS.fullmatch(text, span.start, span.end)
+        and (_RIB_WORD.search(text, span.start, span.end) or _RIB_AFTER.match(text, span.end))
     )
 
 
@@ -110,5 +123,11 @@ def is_product_reference(text: str, span: PHISpan) -> bool:
     return span.type in _PHONE_TYPES and bool(_PRODUCT_LABEL.search(text, max(0, span.start - 16), span.start))
 
 
+_STREET = "CALLE"
+_ORDINAL = r"\d{1,2}\.?[º°ª]"
+_RIB = r"(?i:arcos?|costillas?|espacios?)"
+_ORDINALS = re.compile(rf"(?:\d{{1,2}}\.?)?[º°ª]?(?:[ \t]*[-–y,][ \t]*{_ORDINAL})*(?:[ \t]+{_RIB}(?:[ \t]+\w+)?)?")
+_RIB_WORD = re.compile(rf"(?<![^\W_]){_RIB}(?![^\W_])")
+_RIB_AFTER = re.compile(rf"(?:[ \t]*[-–y,][ \t]*{_ORDINAL})*[ \t]+{_RIB}(?![^\W_])")
 _PHONE_TYPES = ("NUMERO_TELEFONO", "NUMERO_FAX")
 _PRODUCT_LABEL = re.compile(r"(?<![^\W_])(?i:ref|referencia|lote|lot|cat)\.?[ \t]*(?:n[º°o]\.?[ \t]*)?:?[ \t]*\Z")
