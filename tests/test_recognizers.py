@@ -203,6 +203,9 @@ def test_nass_with_slashes_and_its_check():
         ("NºSocio: 5547889955", [("5547889955", "NUMERO_IDENTIF")]),
         ("Nº de expediente social: TS-2023-0847", [("TS-2023-0847", "OTROS_SUJETO_ASISTENCIA")]),
         ("glucómetro, nº de serie MGMY123-45678.", [("MGMY123-45678", "IDENTIF_DISPOSITIVOS_NRSERIE")]),
+        # a work accident's notice and file
+        ("golpe de calor; nº de comunicación 30/OS/2025/018823.", [("30/OS/2025/018823", "OTROS_SUJETO_ASISTENCIA")]),
+        ("expediente de accidente laboral AT-2024-33-07719", [("AT-2024-33-07719", "OTROS_SUJETO_ASISTENCIA")]),
         ("Dra. Outeiriño — cupo 1203", [("1203", "ID_EMPLEO_PERSONAL_SANITARIO")]),
         ("Nº de profesional: 20418", [("20418", "ID_EMPLEO_PERSONAL_SANITARIO")]),
         (
@@ -722,6 +725,9 @@ def test_relatives_retypes_a_name_after_a_kinship_word(text, name, expected_type
         ("Se recomienda el empleo de heparina.", []),
         # a participle after the job is no part of it (no MEDDOCAN job ends in one)
         ("el yerno, que es guardia civil destinado en Villanueva", ["guardia civil"]),
+        # a listed job after a comma and before "jubilado"; not a clinician's, nor another word
+        ("Varón de 67 años, exfumador (40 paq-año), pescador jubilado; trabajó", ["pescador"]),
+        ("sana, maestra jubilada. Padre, casado, jubilado", ["maestra"]),
     ],
 )
 def test_professions(text, expected):

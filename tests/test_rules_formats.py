@@ -113,6 +113,10 @@ def test_seasons_and_feasts():
         (find_labelled_ages, "nacida el 02/05/1950 (74 años)", ["74 años"]),
         (find_labelled_ages, "nacido el 9 de marzo de 1949 (setenta y seis años), con", ["setenta y seis años"]),
         (find_labelled_ages, "F. nac.: 21.07.1940 (ver informe); revisión 12/03/2024 (84)", []),
+        # a bare age as when something began or ended; not with a unit, a decimal or a year
+        (find_labelled_ages, "con DM1 desde los 6, portadora; pastor hasta los 70.", ["6", "70"]),
+        (find_labelled_ages, "arco corneal antes de los 45. Hasta los 68; HASTA LOS 50", ["45", "68", "50"]),
+        (find_labelled_ages, "desde los 30 años; hasta los 1,5 cm; desde los 2000.", []),
     ],
 )
 def test_ages(finder, text, want):

@@ -104,10 +104,20 @@ def find_ages_in_words(text: str) -> Iterator[Match]:
         yield m.start("age"), m.end("age"), AGE
 
 
+# An age written bare as when something began or ended ("con DM1 desde los 6,", "pastor de
+# ovejas hasta los 70,", "antes de los 45."): the notes annotate it, 4 times of 4. MEDDOCAN
+# train and dev never write it without a unit (``desde los 12 años``, which the model finds).
+_BARE_AGE_SINCE = re.compile(
+    letter_first(["desde", "hasta", f"antes{SP}+de", f"después{SP}+de", f"a{SP}+partir{SP}+de"])
+    + rf"{SP}+(?i:los|las|els|os){SP}+(?P<age>\d{{1,3}})(?![.,]\d)(?={SP}*[,.;:)]|{SP}*$)",
+    re.MULTILINE,
+)
+
+
 def find_labelled_ages(text: str) -> Iterator[Match]:
     """The number after an age field label, with its unit when written, or in brackets
-    after a birth date."""
-    for m in (*_LABELLED.finditer(text), *_AFTER_BIRTH_DATE.finditer(text)):
+    after a birth date; a bare age after ``desde los``, ``hasta los``, ``antes de los``."""
+    for m in (*_LABELLED.finditer(text), *_AFTER_BIRTH_DATE.finditer(text), *_BARE_AGE_SINCE.finditer(text)):
         if not (digits := re.match(r"\d+", m.group("age"))) or int(digits.group()) < 120:
             yield m.start("age"), m.end("age"), AGE  # (an age in words is below 120 by its pattern)
 

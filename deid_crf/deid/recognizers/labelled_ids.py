@@ -178,8 +178,9 @@ FIELDS: tuple[Field, ...] = (
         word=True,
         shape=r"[0-9]{3,6}/(?:19|20)[0-9]{2}",  # "autos 812/2024"; not "3/2024", a month
     ),
-    # "nº de atestado PL-CE 0219/25": the number before the label says it is one.
-    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:atestado|autos|procedimiento|diligencias))", OTHER_SUBJECT),
+    # "nº de atestado PL-CE 0219/25": the number before the label says it is one; a work
+    # accident's notice too ("nº de comunicación 30/OS/2025/018823").
+    Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:atestado|autos|procedimiento|diligencias|comunicaci[oó]n))", OTHER_SUBJECT),
     # An insurance policy's number (P19.1): "póliza RV-4471-0092-DE", "póliza de
     # cancelación 698-0014432781" (eight digits or more: not a year or a date).
     Field(
@@ -188,8 +189,13 @@ FIELDS: tuple[Field, ...] = (
         word=True,
         shape=r"(?=(?:[^0-9]*[0-9]){8})[0-9A-Z]+(?:-[0-9A-Z]+)+",
     ),
-    # "Nº de expediente social:", "(expediente RGC-08-2023-114587)".
-    Field(rf"(?i:(?:{_NUMBER_SIGN}{_OF})?expediente(?:{SP}+[^\W\d_]+(?={SP}*:))?)", OTHER_SUBJECT),
+    # "Nº de expediente social:", "(expediente RGC-08-2023-114587)", "expediente de accidente
+    # laboral AT-2024-33-07719".
+    Field(
+        rf"(?i:(?:{_NUMBER_SIGN}{_OF})?expediente(?:{SP}+[^\W\d_]+(?={SP}*:)"
+        rf"|{SP}+de{SP}+accidente(?:{SP}+(?:laboral|de{SP}+trabajo))?)?)",
+        OTHER_SUBJECT,
+    ),
 )
 
 # Every label opens with one of these letters (in either case): checking it first spares
