@@ -203,6 +203,19 @@ def test_nass_with_slashes_and_its_check():
         ("NºSocio: 5547889955", [("5547889955", "NUMERO_IDENTIF")]),
         ("Nº de expediente social: TS-2023-0847", [("TS-2023-0847", "OTROS_SUJETO_ASISTENCIA")]),
         ("glucómetro, nº de serie MGMY123-45678.", [("MGMY123-45678", "IDENTIF_DISPOSITIVOS_NRSERIE")]),
+        # a region's card named so, a health card's code, Aragón's card without ":", an
+        # imaging accession and a biopsy shaped as codes
+        (
+            "DNI: 78694421L     CIP autonómico: 1009876543",
+            [("78694421L", "ID_SUJETO_ASISTENCIA"), ("1009876543", "ID_SUJETO_ASISTENCIA")],
+        ),
+        ("Plasencia, y tarjeta sanitaria EX0944172260, se", [("EX0944172260", "ID_SUJETO_ASISTENCIA")]),
+        ("nhc 702284 · CIA ARA0144910356 · cama 7", [("ARA0144910356", "ID_SUJETO_ASISTENCIA")]),
+        (
+            "(biopsia previa B25/03154); (acceso AR25110388)",
+            [("B25/03154", "ID_CONTACTO_ASISTENCIAL"), ("AR25110388", "ID_CONTACTO_ASISTENCIAL")],
+        ),
+        ("acceso venoso 2019; biopsia 20190312; tarjeta sanitaria 2020", []),
         # a work accident's notice and file
         ("golpe de calor; nº de comunicación 30/OS/2025/018823.", [("30/OS/2025/018823", "OTROS_SUJETO_ASISTENCIA")]),
         ("expediente de accidente laboral AT-2024-33-07719", [("AT-2024-33-07719", "OTROS_SUJETO_ASISTENCIA")]),

@@ -119,7 +119,7 @@ def by_first_letter(alternatives: Sequence[str]) -> str:
 # The characters besides a letter's own two cases that ``re`` takes for one ignoring
 # case: U+0130 and U+0131 for i, U+017F for s, U+212A for k, U+212B for å, U+1E9E for ß
 # (tests/test_rule_prefilters.py checks every character against these).
-_CASE_EXTRAS = "\u0130\u0131\u017f\u212a\u212b\u1e9e"
+CASE_EXTRAS = "\u0130\u0131\u017f\u212a\u212b\u1e9e"
 
 
 def letter_first(alternatives: Sequence[str]) -> str:
@@ -132,7 +132,7 @@ def letter_first(alternatives: Sequence[str]) -> str:
     with ``re.IGNORECASE`` (its ``(?i:…)`` parts say where case is ignored)."""
     groups = _letter_groups(alternatives)
     opening = sorted(
-        {c for letter in groups for c in {letter, letter.upper(), *_CASE_EXTRAS} if re.fullmatch(letter, c, re.I)}
+        {c for letter in groups for c in {letter, letter.upper(), *CASE_EXTRAS} if re.fullmatch(letter, c, re.I)}
     )
     branches = "|".join(f"(?<={letter})(?:{'|'.join(rest)})" for letter, rest in groups.items())
     return f"[{''.join(opening)}](?<!\\w.)(?i:{branches})"
