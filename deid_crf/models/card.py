@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ from deid_crf.config import FeatureConfig
 from deid_crf.io.names import shown
 from deid_crf.io.persistence import InvalidModel
 from deid_crf.resources import used_groups
-from deid_crf.sources.manifest import ManifestError, load_manifest
 
 CARD_JSON = "model_card.json"
 CARD_MARKDOWN = "MODEL_CARD.md"
@@ -39,6 +37,8 @@ SOFTWARE = ("deid-crf", "faker", "python-crfsuite", "sklearn-crfsuite", "scikit-
 
 def software_versions(packages: tuple[str, ...] = SOFTWARE) -> dict[str, str | None]:
     """Installed version of each package (None when it is not installed)."""
+    from importlib import metadata  # a card is written at training only: tagging never pays for the import
+
     versions: dict[str, str | None] = {}
     for name in packages:
         try:
@@ -55,6 +55,8 @@ def training_sources(features: FeatureConfig) -> list[dict[str, Any]]:
     feeds = {"tagger"} | {GROUP_FEEDS[g] for g in groups if g in GROUP_FEEDS}
     if "pos" in groups and features.pos_backend != "builtin":
         feeds.discard("pos_tagger")  # stanza's own model: its corpora are stanza's
+    from deid_crf.sources.manifest import ManifestError, load_manifest  # (training only, as above)
+
     try:
         manifest = load_manifest()
     except ManifestError as exc:

@@ -10,11 +10,10 @@ from __future__ import annotations
 import shutil
 from collections.abc import Sequence
 from dataclasses import asdict
+from functools import cache
 from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import pycrfsuite
 
 from deid_crf.config import CRFConfig, documents, from_params
 from deid_crf.estimator import Estimator, check_is_fitted
@@ -28,18 +27,24 @@ if TYPE_CHECKING:
 MODEL_FILE = "model.crfsuite"
 
 
-class _ProgressTrainer(pycrfsuite.Trainer):
-    """CRFsuite trainer that reports L-BFGS iterations on a progress bar."""
+@cache
+def _progress_trainer() -> type:
+    """CRFsuite trainer that reports L-BFGS iterations on a progress bar (defined on first
+    use: tagging never imports pycrfsuite)."""
+    import pycrfsuite
 
-    progress: tqdm | None = None
+    class _ProgressTrainer(pycrfsuite.Trainer):
+        progress: tqdm | None = None
 
-    def message(self, message: str) -> None:
-        # CRFsuite's own log goes to the parser only (not to stdout); each finished
-        # iteration advances the bar.
-        if self.logparser.feed(message) == "iteration" and self.progress is not None:
-            info = self.logparser.last_iteration
-            self.progress.update(1)
-            self.progress.set_postfix(loss=f"{info.get('loss', 0):.0f}", refresh=False)
+        def message(self, message: str) -> None:
+            # CRFsuite's own log goes to the parser only (not to stdout); each finished
+            # iteration advances the bar.
+            if self.logparser.feed(message) == "iteration" and self.progress is not None:
+                info = self.logparser.last_iteration
+                self.progress.update(1)
+                self.progress.set_postfix(loss=f"{info.get('loss', 0):.0f}", refresh=False)
+
+    return _ProgressTrainer
 
 
 @documents(CRFConfig)
@@ -96,8 +101,9 @@ class CRFModel(Estimator):
 
         # CRFConfig's fields are named as sklearn-crfsuite's options.
         options = asdict(from_params(CRFConfig, self.get_params(deep=False)))
-        crf = sklearn_crfsuite.CRF(algorithm="lbfgs", **options, trainer_cls=_ProgressTrainer)
-        _ProgressTrainer.progress = tqdm(
+        trainer = _progress_trainer()
+        crf = sklearn_crfsuite.CRF(algorithm="lbfgs", **options, trainer_cls=trainer)
+        trainer.progress = tqdm(
             total=self.max_iterations,
             desc="CRF L-BFGS",
             unit="it",
@@ -108,8 +114,8 @@ class CRFModel(Estimator):
         try:
             crf.fit(X, y)
         finally:
-            _ProgressTrainer.progress.close()
-            _ProgressTrainer.progress = None
+            trainer.progress.close()
+            trainer.progress = None
         self.crf_ = crf
         self.classes_ = list(crf.classes_)
         self._path = None
