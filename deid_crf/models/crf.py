@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 from collections.abc import Sequence
 from dataclasses import asdict
-from functools import cache
 from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,29 +21,8 @@ from deid_crf.models.crfsuite_file import check_model_file
 
 if TYPE_CHECKING:
     import sklearn_crfsuite
-    from tqdm import tqdm
 
 MODEL_FILE = "model.crfsuite"
-
-
-@cache
-def _progress_trainer() -> type:
-    """CRFsuite trainer that reports L-BFGS iterations on a progress bar (defined on first
-    use: tagging never imports pycrfsuite)."""
-    import pycrfsuite
-
-    class _ProgressTrainer(pycrfsuite.Trainer):
-        progress: tqdm | None = None
-
-        def message(self, message: str) -> None:
-            # CRFsuite's own log goes to the parser only (not to stdout); each finished
-            # iteration advances the bar.
-            if self.logparser.feed(message) == "iteration" and self.progress is not None:
-                info = self.logparser.last_iteration
-                self.progress.update(1)
-                self.progress.set_postfix(loss=f"{info.get('loss', 0):.0f}", refresh=False)
-
-    return _ProgressTrainer
 
 
 @documents(CRFConfig)
@@ -101,7 +79,8 @@ class CRFModel(Estimator):
 
         # CRFConfig's fields are named as sklearn-crfsuite's options.
         options = asdict(from_params(CRFConfig, self.get_params(deep=False)))
-        trainer = _progress_trainer()
+        from deid_crf.models.crf_progress import ProgressTrainer as trainer
+
         crf = sklearn_crfsuite.CRF(algorithm="lbfgs", **options, trainer_cls=trainer)
         trainer.progress = tqdm(
             total=self.max_iterations,
