@@ -741,6 +741,8 @@ def test_relatives_retypes_a_name_after_a_kinship_word(text, name, expected_type
         # a listed job after a comma and before "jubilado"; not a clinician's, nor another word
         ("Varón de 67 años, exfumador (40 paq-año), pescador jubilado; trabajó", ["pescador"]),
         ("sana, maestra jubilada. Padre, casado, jubilado", ["maestra"]),
+        # a job alone on a list's line stops before a Catalan or Galician "retired"
+        ("- IRC estadio 3a.\n- Pagès jubilat; fue socio", ["Pagès"]),
     ],
 )
 def test_professions(text, expected):

@@ -378,3 +378,22 @@ def test_ribs_counted_by_ordinals_are_no_street(text, pieces, kept):
         model.append(PHISpan(start, start + len(piece), "CALLE", 0.8, MODEL))
     out = rule_layer("default", propagate=False).apply(text, model)
     assert [text[s.start : s.end] for s in out if s.type == "CALLE"] == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "piece", "kept"),
+    [
+        # a role in someone's care is no job of the patient's
+        ("se contacta con la trabajadora social para valorar", "trabajadora social", False),
+        ("Judit Ferré i Pallarès, treballadora social sanitària — Col. 4812", "treballadora social sanitària", False),
+        ("Vive con su hija, de 63 años, cuidadora principal, y con el yerno", "cuidadora principal", False),
+        # after a cue it is the patient's job
+        ("La paciente es trabajadora social en un ayuntamiento.", "trabajadora social", True),
+        ("De profesión: mediador intercultural.", "mediador intercultural", True),
+    ],
+)
+def test_care_roles_are_no_profession(text, piece, kept):
+    start = text.index(piece)
+    model = [PHISpan(start, start + len(piece), "PROFESION", 0.8, MODEL)]
+    out = rule_layer("default", propagate=False).apply(text, model)
+    assert any(text[s.start : s.end] == piece and s.type == "PROFESION" for s in out) == kept

@@ -386,7 +386,7 @@ def test_a_labelled_record_number_wins_over_a_model_span_run_over_its_label():
         ),
         ("Servicio Canario de la Salud", "Servicio Canario de la Salud", "INSTITUCION", "Servicio Canario de la Salud"),
         # a span that runs on into a preposition or a possessive loses it
-        ("por la trabajadora social de su CAP", "trabajadora social de su", "PROFESION", "trabajadora social"),
+        ("trabaja como fontanera de su barrio", "fontanera de su", "PROFESION", "fontanera"),
         ("Varón de 27 a con fiebre", "27 a", "EDAD_SUJETO_ASISTENCIA", "27 a"),  # "a" for años stays
     ],
 )

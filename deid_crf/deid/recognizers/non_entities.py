@@ -1,8 +1,9 @@
 """Spans the model (or a rule) proposes that are no PHI by what they are: a field's label
 alone, a hospital's unit taken for a hospital or a body, the word ``familia`` used as a
 heading or a label rather than for the relatives, fragments (a lone preposition, a
-one-letter name, a time of day as a name), a product's reference taken for a phone, and
-ribs counted by ordinals taken for an address. The rule layer drops them
+one-letter name, a time of day as a name), a product's reference taken for a phone,
+ribs counted by ordinals taken for an address, and a carer's or a social worker's role
+taken for a job. The rule layer drops them
 (:meth:`deid_crf.deid.rules.RuleLayer.apply`, through :func:`is_no_entity`)."""
 
 from __future__ import annotations
@@ -102,7 +103,20 @@ def is_no_entity(text: str, span: PHISpan) -> bool:
         or is_fragment(text, span)
         or is_product_reference(text, span)
         or is_rib_count(text, span)
+        or is_care_role(text, span)
     )
+
+
+def is_care_role(text: str, span: PHISpan) -> bool:
+    """A role in someone's care taken for the patient's job: the relative who is the main
+    carer (``su hija …, cuidadora principal``), and a social worker or a mediator named
+    by the role (``se contacta con la trabajadora social``, ``Judit Ferré i Pallarès,
+    treballadora social sanitària`` signing). The notes' guide halves annotate none of
+    their 13 (MEDDOCAN train and dev have none); after ``es``, ``como``, ``de
+    profesión`` … it is the patient's job and stays."""
+    if span.type != _PROFESSION or not _CARE_ROLE.fullmatch(text, span.start, span.end):
+        return False
+    return bool(_CARER.match(text, span.start)) or not _JOB_CUE_BEFORE.search(text, max(0, span.start - 30), span.start)
 
 
 def is_rib_count(text: str, span: PHISpan) -> bool:
@@ -123,6 +137,15 @@ def is_product_reference(text: str, span: PHISpan) -> bool:
     return span.type in _PHONE_TYPES and bool(_PRODUCT_LABEL.search(text, max(0, span.start - 16), span.start))
 
 
+_PROFESSION = "PROFESION"
+_CARER = re.compile(r"(?i:cuidador[a]?)")
+_CARE_ROLE = re.compile(
+    r"(?i:cuidador[a]?[ \t]+principal|(?:trabajador|treballador|traballador|mediador|educador|integrador)[a]?"
+    r"[ \t]+(?:social|intercultural|familiar)(?:[ \t]+(?:sanitari[oa]|sanitària))?)"
+)
+_JOB_CUE_BEFORE = re.compile(
+    r"(?i:\b(?:es|era|fue|soy|como|profesi[oó]n|ocupaci[oó]n|trabaja[a-z]*[ \t]+de))[ \t:]+(?:(?:un|una)[ \t]+)?\Z"
+)
 _STREET = "CALLE"
 _ORDINAL = r"\d{1,2}\.?[º°ª]"
 _RIB = r"(?i:arcos?|costillas?|espacios?)"

@@ -67,6 +67,7 @@ _STOP = frozenset(
     noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
     lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
     interés riesgo referencia oficio profesión matí tarda nit torn torns
+    jubilat jubilats retirat retirada xubilado xubilada
     """.split()
 )
 _PROFESSION = re.compile(
@@ -134,7 +135,8 @@ _CLINICIAN_WORDS = frozenset(
 # label or a role (``Médico de guardia avisado``), not the patient's job.
 _JOB_ALONE = re.compile(rf"(?:^|(?<=[.;|]){SP}|(?<=^[-•*]{SP}))(?P<head>[{UPPER}][^\W\d_]+){_REST}", re.MULTILINE)
 _AFTER_JOB_ALONE = re.compile(
-    rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa])(?!\w)|(?:por|para|en){SP})", re.MULTILINE
+    rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa]|jubilat|jubilada|xubilad[oa])(?!\w)|(?:por|para|en){SP})",
+    re.MULTILINE,
 )
 
 
