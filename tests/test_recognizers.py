@@ -961,6 +961,15 @@ def test_an_age_after_a_partner_s_name_and_de_is_the_partner_s(unit):
         ("su hija, enfermera (Marta López), vendrá", "Marta López", RELATIVE, RELATIVE),
         ("residente en Mérida (Extremadura Gómez)", "Extremadura Gómez", RELATIVE, RELATIVE),
         ("Enfermería. Vino su hija (Marta López)", "Marta López", RELATIVE, RELATIVE),
+        # a name with an age after it is no staff member's, unless a staff label says so
+        (
+            "Os escribo por Nerea Sanchis Gil, diecisiete años, con DM1",
+            "Nerea Sanchis Gil",
+            STAFF,
+            "NOMBRE_SUJETO_ASISTENCIA",
+        ),
+        ("Acude Pedro Ruiz, de 45 años, por disnea", "Pedro Ruiz", STAFF, "NOMBRE_SUJETO_ASISTENCIA"),
+        ("Enfermera: Ana Gil, 45 años en el servicio", "Ana Gil", STAFF, STAFF),
     ],
 )
 def test_roles_from_labels(text, name, model_type, expected):
