@@ -216,6 +216,9 @@ def test_nass_with_slashes_and_its_check():
             [("B25/03154", "ID_CONTACTO_ASISTENCIAL"), ("AR25110388", "ID_CONTACTO_ASISTENCIAL")],
         ),
         ("acceso venoso 2019; biopsia 20190312; tarjeta sanitaria 2020", []),
+        # a member's number with the word before the sign; a newborn's bracelet; not without the sign
+        ("(Asociación Miastenia de España), socia nº 2471.", [("2471", "NUMERO_IDENTIF")]),
+        ("pulsera madre-RN nº 4471203 comprobada; es socio desde 2019", [("4471203", "NUMERO_IDENTIF")]),
         # a work accident's notice and file
         ("golpe de calor; nº de comunicación 30/OS/2025/018823.", [("30/OS/2025/018823", "OTROS_SUJETO_ASISTENCIA")]),
         ("expediente de accidente laboral AT-2024-33-07719", [("AT-2024-33-07719", "OTROS_SUJETO_ASISTENCIA")]),

@@ -179,6 +179,15 @@ FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:(?:{_NUMBER_SIGN}|c[oó]d(?:igo|\.)){_OF}(?:profesional|trabajador(?:/a)?))", EMPLOYEE_ID, opens="cn"),
     Field(r"(?i:cupo)", EMPLOYEE_ID, word=True, shape=r"(?!(?:19|20)[0-9]{2}$)[0-9]{4,8}", opens="c"),  # not a year
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}socio)", OTHER_ID, opens="n"),
+    # The member's word before the sign ("socia nº 2471", "federado n.º 30412"), and a
+    # newborn's identification bracelet ("pulsera madre-RN nº 4471203"): words of running
+    # text, so "nº" (or ":") must follow them.
+    Field(
+        rf"(?i:soci[oa]|federad[oa]|pulsera(?:{SP}+(?:madre-RN|identificativa|de{SP}+identificaci[oó]n))?)",
+        OTHER_ID,
+        word=True,
+        opens="fps",
+    ),
     # "nº de federado", "código de donante": member and donor numbers (P27.1).
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}donante)", OTHER_ID, opens="cln"),
     # "ID biométrico …", "ID de firma …", "identificador biométrico de firma …": a
