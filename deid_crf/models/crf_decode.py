@@ -278,7 +278,7 @@ def _viterbi_block(
             shape = (len(several), k, len(labels))
             step = np.add(
                 path[several][:, None, labels],
-                incoming[None][:, :, labels],
+                incoming[:, labels],
                 out=work.reshape(-1)[: math.prod(shape)].reshape(shape),
             )  # (sentences, next, previous)
             chosen = step.argmax(axis=2)

@@ -295,7 +295,7 @@ def _names_someone(m: re.Match[str]) -> bool:
 # A health area named by the towns it serves, listed ("Área Sanitaria de Lugo, A Mariña e
 # Monforte de Lemos", "Área Sanitaria de Ourense, Verín e O Barco de Valdeorras"): the
 # list is the area's name, one INSTITUCION span (the notes, 3 of 3; MEDDOCAN has none).
-_AREA_HEAD = re.compile(r"(?i:área|àrea){SP}+(?i:sanitaria|sanitària|de{SP}+salud|de{SP}+salut)".replace("{SP}", SP))
+_AREA_HEAD = re.compile(rf"(?i:área|àrea){SP}+(?i:sanitaria|sanitària|de{SP}+salud|de{SP}+salut)")
 _PLACE_NAME = (
     rf"(?:(?:A|O|As|Os|La|El|Los|Las|Les|L['’]){SP}*)?[{UPPER}][^\W\d_]+"
     rf"(?:{SP}+(?:de|del|da|do|de{SP}+la){SP}+(?:(?:A|O|La|El|Los|Las){SP}+)?[{UPPER}][^\W\d_]+)*"

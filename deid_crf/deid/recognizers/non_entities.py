@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from deid_crf.deid.recognizers.common import INSTITUTION
+from deid_crf.deid.recognizers.common import INSTITUTION, STREET
 from deid_crf.deid.recognizers.institutions import HOSPITAL
+from deid_crf.deid.recognizers.work import PROFESSION
 from deid_crf.gazetteers.spanish import normalize
 from deid_crf.text.spans import PHISpan
 
@@ -114,7 +115,7 @@ def is_care_role(text: str, span: PHISpan) -> bool:
     treballadora social sanitària`` signing). The notes' guide halves annotate none of
     their 13 (MEDDOCAN train and dev have none); after ``es``, ``como``, ``de
     profesión`` … it is the patient's job and stays."""
-    if span.type != _PROFESSION or not _CARE_ROLE.fullmatch(text, span.start, span.end):
+    if span.type != PROFESSION or not _CARE_ROLE.fullmatch(text, span.start, span.end):
         return False
     return bool(_CARER.match(text, span.start)) or not _JOB_CUE_BEFORE.search(text, max(0, span.start - 30), span.start)
 
@@ -124,7 +125,7 @@ def is_rib_count(text: str, span: PHISpan) -> bool:
     palpación de 4º–6º arcos costales``, ``8.º-9.º arcos``): a CALLE span made of
     ordinals, maybe with ``arcos``/``costillas`` after them, that ``arco``, ``costilla``
     or ``espacio`` follows or ends (MEDDOCAN train and dev: no CALLE span holds one)."""
-    return span.type == _STREET and bool(
+    return span.type == STREET and bool(
         _ORDINALS.fullmatch(text, span.start, span.end)
         and (_RIB_WORD.search(text, span.start, span.end) or _RIB_AFTER.match(text, span.end))
     )
@@ -137,7 +138,6 @@ def is_product_reference(text: str, span: PHISpan) -> bool:
     return span.type in _PHONE_TYPES and bool(_PRODUCT_LABEL.search(text, max(0, span.start - 16), span.start))
 
 
-_PROFESSION = "PROFESION"
 _CARER = re.compile(r"(?i:cuidador[a]?)")
 _CARE_ROLE = re.compile(
     r"(?i:cuidador[a]?[ \t]+principal|(?:trabajador|treballador|traballador|mediador|educador|integrador)[a]?"
@@ -146,7 +146,6 @@ _CARE_ROLE = re.compile(
 _JOB_CUE_BEFORE = re.compile(
     r"(?i:\b(?:es|era|fue|soy|como|profesi[oó]n|ocupaci[oó]n|trabaja[a-z]*[ \t]+de))[ \t:]+(?:(?:un|una)[ \t]+)?\Z"
 )
-_STREET = "CALLE"
 _ORDINAL = r"\d{1,2}\.?[º°ª]"
 _RIB = r"(?i:arcos?|costillas?|espacios?)"
 _ORDINALS = re.compile(rf"(?:\d{{1,2}}\.?)?[º°ª]?(?:[ \t]*[-–y,][ \t]*{_ORDINAL})*(?:[ \t]+{_RIB}(?:[ \t]+\w+)?)?")

@@ -67,7 +67,7 @@ _STOP = frozenset(
     noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
     lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
     interés riesgo referencia oficio profesión matí tarda nit torn torns
-    jubilat jubilats retirat retirada xubilado xubilada
+    jubilat jubilats retirat xubilado xubilada
     """.split()
 )
 _PROFESSION = re.compile(
