@@ -460,3 +460,24 @@ def test_a_missing_or_stale_vocabulary_is_built_and_saved_for_the_next_runs(tmp_
 
     monkeypatch.setattr(Vocabulary, "save", refuse)
     assert default(Vocabulary) == built and Vocabulary.load(out) is None
+
+
+def test_a_saved_model_gets_the_compiled_lists_without_the_surrogate_vocabulary(tmp_path):
+    """The gazetteer folder a model is saved with holds the compiled lists only: the
+    surrogate vocabulary saved beside the lists (1.3 MB for the real ones) is read from the
+    project's lists, never from a model, so it is not copied."""
+    from deid_crf.gazetteers import VOCABULARY_CACHE_DIR
+
+    from deid_crf.deid.surrogates import VOCABULARY_CACHE
+    from deid_crf.deid.surrogates import main as save_vocabulary
+    from deid_crf.resources.compact import compact_gazetteer
+
+    lists = tmp_path / "lists"
+    gbuild.build(write_fake_sources(tmp_path), lists, use_faker=False, log=lambda m: None)
+    assert save_vocabulary([str(lists)]) == 0 and (lists / VOCABULARY_CACHE).is_file()
+    compact_gazetteer(lists, tmp_path / "model_gazetteer")
+    saved = {p.relative_to(tmp_path / "model_gazetteer").as_posix() for p in (tmp_path / "model_gazetteer").rglob("*")}
+    assert VOCABULARY_CACHE.parts[0] == VOCABULARY_CACHE_DIR
+    assert not any(name.startswith(VOCABULARY_CACHE_DIR) for name in saved), sorted(saved)
+    assert any(name.startswith("compiled/") for name in saved) and not any(name.endswith(".txt") for name in saved)
+    assert (lists / VOCABULARY_CACHE).is_file(), "the project's lists keep theirs"

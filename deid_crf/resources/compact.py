@@ -70,10 +70,12 @@ def compact_pos(source: Path, target: Path) -> None:
 
 def compact_gazetteer(source: Path, target: Path) -> None:
     """Copy the gazetteer folder ``source`` to ``target`` with its lists compiled and
-    removed."""
+    removed, and without the surrogate vocabulary saved beside them: surrogates read it
+    from the project's lists, never from a model (it would add 1.3 MB to the model)."""
+    from deid_crf.gazetteers import VOCABULARY_CACHE_DIR
     from deid_crf.resources.gazetteer import save_compiled
 
-    shutil.copytree(source, target)
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(VOCABULARY_CACHE_DIR))
     save_compiled(target, keep_lists=False)
 
 
