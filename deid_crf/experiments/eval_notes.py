@@ -3,13 +3,13 @@
     python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev2 --half test]
                                                [--json OUT.json]          # or: make eval-notes
 
-The notes come in six splits (``evaluation/notes/README.md``): ``dev``, the first guide
+The notes come in seven splits (``evaluation/notes/README.md``): ``dev``, the first guide
 half, used for many rounds of rule fixes; ``dev2``, guide data in other formats written
 later; ``dev3``, fresh guide data in the first corpus's formats, written after dev2 had
 been used up; ``dev4``, fresh guide data in the formats real hospital notes come in
 (discharge, referral, emergency, progress, pathology, admission); ``dev5``, fresh guide
-data again, in thirteen formats; and ``test``. For each
-split asked for (default: all six) it scores the
+data again, in thirteen formats; ``dev6``, written blind to judge the hand-annotated
+training notes; and ``test``. For each split asked for (default: all seven) it scores the
 model alone and the shipped pipeline (the model, the rule layer and name propagation: what
 ``python -m deid_crf.tag`` writes) with the MEDDOCAN measures, and prints a per-type
 table of the shipped pipeline. "Span recall" is the recall of subtask 2 [strict]: spans
@@ -28,25 +28,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deid_crf.config import default_model_dir
-from deid_crf.io.markup import MarkupError, parse_markup
+from deid_crf.io.markup import MarkupError, read_markup_dir
 from deid_crf.scoring.meddocan import MeddocanScores, score_documents
-from deid_crf.text.document import Document, Entity
+from deid_crf.text.document import Document
 
 NOTES_DIR = Path(__file__).resolve().parents[2] / "evaluation" / "notes" / "markup"
 #: The splits of the notes, one folder each under ``NOTES_DIR``.
-SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "test")
+SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "test")
 
 
 def read_notes(folder: Path) -> list[Document]:
     """The documents of one split (``*.md`` inline markup), sorted by name."""
-    paths = sorted(folder.glob("*.md"))
-    if not paths:
-        raise FileNotFoundError(f"{folder}: no *.md evaluation notes")
-    docs = []
-    for path in paths:
-        text, spans = parse_markup(path.read_text(encoding="utf-8"), source=path.name)
-        docs.append(Document(path.stem, text, [Entity(a, b, t) for a, b, t in spans]))
-    return docs
+    return read_markup_dir(folder, "evaluation notes")
 
 
 def score_half(docs: Sequence[Document], deidentifier) -> dict[str, MeddocanScores]:
@@ -91,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=None, help="model directory (default: models/crf)")
     parser.add_argument(
-        "--notes", type=Path, default=NOTES_DIR, help="folder with dev/, dev2/, dev3/, dev4/, dev5/ and test/ markup"
+        "--notes",
+        type=Path,
+        default=NOTES_DIR,
+        help="folder with dev/, dev2/, dev3/, dev4/, dev5/, dev6/ and test/ markup",
     )
     parser.add_argument(
         "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all five)"

@@ -17,6 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+from deid_crf.text.document import Document, Entity
+
 #: The MEDDOCAN entity types (BRAT spelling, without accents), from the annotation guidelines.
 MEDDOCAN_TYPES = frozenset(
     {
@@ -83,6 +85,19 @@ def parse_markup(markup: str, source: str = "<markup>") -> tuple[str, list[tuple
     if leftover:
         raise MarkupError(f"{source}: offset {leftover.start()}: unbalanced or malformed '{{{{ }}}}' markup")
     return text, spans
+
+
+def read_markup_dir(folder: Path, what: str = "markup documents") -> list[Document]:
+    """The documents of ``folder/*.md``, sorted by name, ids from the file names; an empty
+    folder is an error naming it (``what`` says which documents were expected)."""
+    paths = sorted(folder.glob("*.md"))
+    if not paths:
+        raise FileNotFoundError(f"{folder}: no *.md {what}")
+    docs = []
+    for path in paths:
+        text, spans = parse_markup(path.read_text(encoding="utf-8"), source=path.name)
+        docs.append(Document(path.stem, text, [Entity(a, b, t) for a, b, t in spans]))
+    return docs
 
 
 def to_brat(text: str, spans: list[tuple[int, int, str]]) -> str:
