@@ -143,9 +143,11 @@ class CRFConfig:
     # 100 and 1.7× slower. c2 then rose from 0.05 to 0.15: the shipped pipeline (model + rule
     # layer) with the full feature set was ahead with it on MEDDOCAN dev and on the notes'
     # three guide halves, the model staying under 15 MB (docs/results.md, "Regularisation for
-    # notes in other formats").
+    # notes in other formats"). c1 then rose from 0.03 to 0.1 when the hand-annotated training
+    # notes joined the training data: at 0.03 and 0.05 the model grew to 16 MB, at 0.1 it is
+    # 14.7 MB (docs/training-data.md, "Hand-annotated training notes").
     c1: float = hyper_parameter(
-        0.03, "Coefficient of the L1 penalty of the CRF weights (CRFsuite L-BFGS, run as OWL-QN when c1 > 0)."
+        0.1, "Coefficient of the L1 penalty of the CRF weights (CRFsuite L-BFGS, run as OWL-QN when c1 > 0)."
     )
     c2: float = hyper_parameter(0.15, "Coefficient of the L2 penalty of the CRF weights (CRFsuite L-BFGS).")
     max_iterations: int = hyper_parameter(100, "Maximum number of L-BFGS iterations of CRF training.")
@@ -390,6 +392,10 @@ class DataConfig:
     # the extended nor the running set won on every notes half (docs/training-data.md),
     # so neither is the default
     synthetic_formats: str = "base"
+    # hand-annotated training notes (deid_crf.augment.notes): 0 = off, N = each note once
+    # as written and N - 1 rewritten copies; notes_dir "" = the project's training/notes/markup
+    notes: int = 0
+    notes_dir: str = ""
     augment_seed: int = 0
 
 

@@ -1,11 +1,12 @@
 """What each training-data source adds, on MEDDOCAN dev and on the multi-format notes::
 
     python -m deid_crf.experiments.augment_ablation [--config configs/crf.toml]
-        [--rows meddocan rewrite synthetic both] [--json FILE]      # or: make ablation-augment
+        [--rows meddocan rewrite synthetic notes all] [--json FILE]      # or: make ablation-augment
 
 Each row trains the config's model on MEDDOCAN train plus one choice of augmented
 documents (``meddocan``: none; ``rewrite``: the config's rewritten copies only;
-``synthetic``: its synthetic notes only; ``both``: what the config trains on), then
+``synthetic``: its synthetic notes only; ``notes``: its hand-annotated training notes
+only; ``all``: what the config trains on), then
 scores MEDDOCAN dev (model alone and shipped pipeline) and every split of the notes
 (shipped pipeline). Training seconds are those of ``fit`` alone, in the same run.
 """
@@ -26,19 +27,16 @@ from deid_crf.config import RunConfig, data_dir
 from deid_crf.io.brat import read_splits
 from deid_crf.text.document import Document
 
-ROWS = ("meddocan", "rewrite", "synthetic", "both")
+#: Each augmentation source's ``[data]`` key and the value that switches it off.
+SOURCES_OFF = {"rewrite": 0.0, "synthetic": 0, "notes": 0}
+ROWS = ("meddocan", *SOURCES_OFF, "all")
 
 
 def row_data(config: RunConfig, row: str):
     """The config's ``[data]`` with only the sources of ``row`` switched on."""
-    data = config.data
-    if row == "meddocan":
-        return replace(data, rewrite=0.0, synthetic=0)
-    if row == "rewrite":
-        return replace(data, synthetic=0)
-    if row == "synthetic":
-        return replace(data, rewrite=0.0)
-    return data
+    if row == "all":
+        return config.data
+    return replace(config.data, **{key: off for key, off in SOURCES_OFF.items() if key != row})
 
 
 def run_row(config: RunConfig, row: str, root: Path, notes: dict[str, list[Document]]) -> dict:
