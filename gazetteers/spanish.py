@@ -96,12 +96,16 @@ WORLD_CITIES = tuple(
 # ------------------------------------------------------------------------- calendar
 
 MONTHS = ("enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre").split()
-MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic").split()
+# Spanish, then the Catalan ones that differ (``10 de febr. 2026``; not ``des``, which is also
+# Catalan "since", nor ``set``, "seven"); never a date alone, only with a day or a year.
+MONTH_ABBREVIATIONS = ("ene feb mar abr may jun jul ago sep oct nov dic gen febr ag").split()
 # Spellings of September that the tables above do not hold.
 SEPTEMBER_VARIANTS = ("setiembre", "sept")
 WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()  # Monday first, as date.weekday()
-# Their abbreviations, longest first where two share a start ("miér" before "mié").
-WEEKDAY_ABBREVIATIONS = "lun mar miér mier mié mie juev jue vier vie sáb sab dom".split()
+# Their abbreviations, longest first where two share a start ("miér" before "mié"): Spanish, then
+# Catalan (``dl. 16/03/2026``, ``dt., 10 de febr. 2026``). The recognizers take them only right
+# before a date's figures.
+WEEKDAY_ABBREVIATIONS = "lun mar miér mier mié mie juev jue vier vie sáb sab dom dl dt dc dj dv ds dg".split()
 CATALAN_WEEKDAYS = "dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
 GALICIAN_WEEKDAYS = "luns martes mércores xoves venres sábado domingo".split()
 # Month names of the co-official languages that Spanish notes quote in dates ("13 de juny de 2023",

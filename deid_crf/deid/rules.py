@@ -60,11 +60,13 @@ from deid_crf.deid.recognizers.common import (
     Match,
 )
 from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
 from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import (
     BIOMETRIC_ID,
+    find_biometric_codes,
     find_collegiate,
     find_labelled_ids,
     labels_cut_from_ids,
@@ -94,6 +96,7 @@ from deid_crf.deid.recognizers.non_entities import NAME_TYPES, is_no_entity
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
     COUNTRY,
+    find_foreign_addresses,
     find_home_places,
     find_neighbourhoods,
     joined_places,
@@ -207,9 +210,15 @@ RECOGNIZERS: dict[str, Recognizer] = {
             find_labelled_ids,
             "values of NHC/CIP/NASS/episodio/col./empleado/serie/expediente… labels",
         ),
+        Recognizer(
+            "biometric", (BIOMETRIC_ID,), find_biometric_codes, "the code after huella dactilar, firma biométrica…"
+        ),
         Recognizer("date", (DATE,), find_dates, "numeric, ISO, Roman-month and written dates"),
         Recognizer("institution", (INSTITUTION,), find_institutions, "health services, national bodies, town councils"),
         Recognizer("hospital_acronym", (HOSPITAL,), find_hospital_acronyms, "hospital acronyms alone: del HUCA"),
+        Recognizer(
+            "foreign_hospital", (HOSPITAL,), find_foreign_hospitals, "a hospital abroad: Ospedale …, … lasarett"
+        ),
         Recognizer("hospital_kind", (HOSPITAL,), find_hospital_kinds, "a hospital's kind alone: del Clínico"),
         Recognizer("neighbourhood", (TERRITORY,), find_neighbourhoods, "the name after barrio de, del or de la"),
         Recognizer("home_place", (COUNTRY, TERRITORY), find_home_places, "the place after natural de, reside en…"),
@@ -236,6 +245,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("age_in_words", (AGE,), find_ages_in_words, "an age in words: varón de setenta y dos años"),
         Recognizer("labelled_age", (AGE,), find_labelled_ages, "the number after Edad:, Edat:, Idade:, Adina:"),
         Recognizer("road_point", (STREET,), find_road_points, "a road with its kilometre point: Ctra. A-319, km 4"),
+        Recognizer(
+            "foreign_address",
+            (STREET, TERRITORY),
+            find_foreign_addresses,
+            "a foreign home address: Dom. habitual: Storgatan 14 B, 252 25 Helsingborg (Suecia)",
+        ),
         Recognizer("street", (STREET,), find_streets, "a street type, name and house number: C/ Mayor 3, 2º izda"),
         Recognizer(
             "table_column",
@@ -490,12 +505,14 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
 
 
 # An organisation's span that runs on into the sentence: over "por" ("Centro de Salud
-# Albayzín por la matrona …") or a weekday's "los"/"el" ("Hogar del Mayor de La Bañeza los
-# martes"). No organisation span of MEDDOCAN train and dev or of the notes' guide splits
-# holds either ("para" they do: "Asociación para Evitar la Ceguera en México").
+# Albayzín por la matrona …"), a weekday's "los"/"el" ("Hogar del Mayor de La Bañeza los
+# martes") or the first day of a stay ("Residencia … de Almadén del 16 al 27 de febrero").
+# No organisation span of MEDDOCAN train and dev or of the notes' guide splits holds any
+# ("para" they do: "Asociación para Evitar la Ceguera en México").
 _ORGANISATIONS = frozenset(("INSTITUCION", "HOSPITAL", "CENTRO_SALUD", "OTROS_SUJETO_ASISTENCIA"))
 _ORGANISATION_RUNS_ON = re.compile(
-    rf"{SP}+(?:por{SP}|(?:los|el){SP}+(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?)(?!\w))"
+    rf"{SP}+(?:por{SP}|(?:los|el){SP}+(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?)(?!\w)"
+    rf"|del{SP}+\d)"
 )
 
 

@@ -117,10 +117,12 @@ _ROMAN = re.compile(
 _ISO = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}((?:19|20)\d\d)([-/.])(\d{{1,2}})\2(\d{{1,2}})(?![\w]|[/.-]\d)")
 _NUMERIC = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)")
 _WEEKDAY_DAY = re.compile(rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})(?![\w]|[/.:,]\d)", re.IGNORECASE)
-# A weekday's name and a day/month without a year, anywhere (``Venres 13/02 (Dra. …)``,
-# ``Mércores 18/02: EVA 3``): a date, whatever follows.
+# A weekday's name or its abbreviation and a day/month without a year, anywhere (``Venres
+# 13/02 (Dra. …)``, ``Mércores 18/02: EVA 3``, a nursing table's ``| jue 12/02 |``): a date,
+# whatever follows.
 _WEEKDAY_DAY_MONTH = re.compile(
-    rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})/(\d{{1,2}})(?![\w]|[/.,-]\d|{SP}*%)", re.IGNORECASE
+    rf"(?<![\w])(?:{_WEEKDAY}|(?:{_WEEKDAY_ABBREVIATIONS})\.?),?{SP}+(\d{{1,2}})/(\d{{1,2}})(?![\w]|[/.,-]\d|{SP}*%)",
+    re.IGNORECASE,
 )
 _WEEKDAY_ALONE = re.compile(rf"(?:\b(?:el|del){SP}+|\()(?P<date>{_WEEKDAY})(?!\w)", re.IGNORECASE)
 # A day/month without a year after "el" (``colocada el 19/02``, ``EL 17/02``, ``el 10/3``),

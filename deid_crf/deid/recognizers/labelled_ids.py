@@ -111,6 +111,13 @@ FIELDS: tuple[Field, ...] = (
         shape=r"[A-Z]{1,3}[0-9]{6,9}",
         opens="p",
     ),
+    # A foreign patient's national identity number, by its country's label (``Personnummer:
+    # 440919-3386``, ``PESEL: …``, ``codice fiscale …``, ``NHS number …``): like a DNI (P17.1).
+    Field(
+        rf"(?i:personnummer|pesel|codice{SP}+fiscale|CNP|BSN|NHS{SP}+(?:number|no\.?|n[º°]))",
+        PATIENT_ID,
+        opens="bcnp",
+    ),
     # Aragón's health card code ("CIA: AR0458837102", "CIA ARA0144910356"); a word too
     # (atrial septal defect).
     Field(r"CIA", PATIENT_ID, word=True, shape=r"[A-Z]{2,4}[0-9]{8,12}", opens="c"),
@@ -126,7 +133,7 @@ FIELDS: tuple[Field, ...] = (
     # (Catalan "episodi", "petició" too)
     Field(
         rf"(?i:(?:{_NUMBER_SIGN}{_OF}|id{SP}+)"
-        rf"(?:episodio?|ingreso|petici[oó]n?|biopsia|citolog[ií]a|acceso|estudio|muestra|mostra|solicitud))",
+        rf"(?:episodio?|ingreso|petici[oó]n?|biopsia|citolog[ií]a|acceso|estudio?|muestra|mostra|solicitud))",
         CONTACT_ID,
         opens="in",
     ),
@@ -168,7 +175,7 @@ FIELDS: tuple[Field, ...] = (
     ),
     Field(r"(?i:colegiad[oa])", COLLEGIATE_ID, word=True, opens="c"),
     Field(
-        rf"(?i:{_NUMBER_SIGN}{_OF}(?:empl(?:eado|eat)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS",
+        rf"(?i:{_NUMBER_SIGN}{_OF}(?:emp(?:l(?:eado|eat)?)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS",
         EMPLOYEE_ID,
         opens="cn",
     ),  # ca: "núm. empleat"
@@ -189,7 +196,11 @@ FIELDS: tuple[Field, ...] = (
         opens="fps",
     ),
     # "nº de federado", "código de donante": member and donor numbers (P27.1).
-    Field(rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}donante)", OTHER_ID, opens="cln"),
+    Field(
+        rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}(?:donante|participante))",
+        OTHER_ID,
+        opens="cln",
+    ),
     # "ID biométrico …", "ID de firma …", "identificador biométrico de firma …": a
     # fingerprint's or a signature's code (P26.1).
     Field(
@@ -244,9 +255,16 @@ FIELDS: tuple[Field, ...] = (
     # "nº de atestado PL-CE 0219/25": the number before the label says it is one; a work
     # accident's notice too ("nº de comunicación 30/OS/2025/018823").
     Field(
-        rf"(?i:{_NUMBER_SIGN}{_OF}(?:atestado|autos|procedimiento|diligencias|comunicaci[oó]n))",
+        rf"(?i:{_NUMBER_SIGN}{_OF}(?:atestado|autos|procedimiento|diligencias|comunicaci[oó]n|parte))",
         OTHER_SUBJECT,
         opens="n",
+    ),
+    # A sick-leave or work-accident report's number, the word before the sign ("parte n.º
+    # 0726031601884", "parte de baja nº …"): a file number (P28.1).
+    Field(
+        rf"(?i:parte(?:{SP}+de{SP}+(?:baja|IT|accidente|confirmaci[oó]n)){{0,1}}{SP}+{_NUMBER_SIGN})",
+        OTHER_SUBJECT,
+        opens="p",
     ),
     # An insurance policy's number (P19.1): "póliza RV-4471-0092-DE", "póliza de
     # cancelación 698-0014432781" (eight digits or more: not a year or a date).
@@ -341,6 +359,38 @@ def find_labelled_ids(text: str) -> Iterator[Match]:
             yield where[0], where[1], field.type
 
 
+# A biometric identification's code, the first code after the word that names the
+# biometric (P26.1: "huellas dactilares, de voz, de retina, ..."), later in its sentence
+# and not a label's: ``reseña dactilar (n.º 28-0217734)``, ``registro de huella plantar
+# (HP2510250641)``, ``firma electrónica biométrica del facultativo (ID de trazo):
+# FS90371A55E2``, ``perfil genético de STR (código 26GX0193)``. MEDDOCAN train and dev name
+# no biometric; the notes' guide splits hold 5 such codes that no label field finds.
+_BIOMETRIC_WORD = re.compile(
+    r"(?<!\w)(?i:biom[eé]tric[oa]s?|huellas?(?:\s+(?:dactilar(?:es)?|digital(?:es)?|plantar(?:es)?))?"
+    r"|(?:reseña|ficha)\s+(?:dactilar|decadactilar|dactiloscópica)|dactiloscópic[oa]|perfil\s+genético"
+    r"|reconocimiento\s+facial|iris|retina|patr[oó]n\s+de\s+voz)(?!\w)"
+)
+_BIOMETRIC_CODE = re.compile(
+    r"(?<![\w/.,:-])(?=(?:[A-Z-]*[0-9]){4})[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w/.,:-]\w|[/.,-]?[0-9])"
+)
+_BIOMETRIC_WIDTH = 60
+_SENTENCE_END = re.compile(r"[.;](?:\s|$)|\n")
+
+
+def find_biometric_codes(text: str) -> Iterator[Match]:
+    """The code after a biometric's name in its sentence (see above)."""
+    for word in _BIOMETRIC_WORD.finditer(text):
+        window = text[word.end() : word.end() + _BIOMETRIC_WIDTH]
+        if stop := _SENTENCE_END.search(window):
+            window = window[: stop.start()]
+        if code := _BIOMETRIC_CODE.search(window):
+            if len(code.group()) >= 6 and not _DATE_LIKE.fullmatch(code.group()):
+                yield word.end() + code.start(), word.end() + code.end(), BIOMETRIC_ID
+
+
+_DATE_LIKE = re.compile(r"[0-9]{1,2}-[0-9]{1,2}-[0-9]{2,4}|(?:19|20)[0-9]{2}")
+
+
 # Collegiate numbers: province code twice and five digits, "28 28 20943", "08-08-25574".
 # The first digit first, what precedes it checked after it: re skips to the next digit
 # in C (the same matches as with the lookbehind first, tests/test_rule_prefilters.py).
@@ -376,12 +426,34 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             # A "street" that opens on the tail of "n.º" ("º serie 7C41A20934", "º estudio
             # 26CE004471"): the model read a labelled number as an address's number.
             label = _LABELS.match(text, sign.start())
+        elif span.type == STREET and (inner := _LABELS.search(text, span.start, span.end)):
+            # A "street" that holds a label and ends on its value ("Col. n.º 13-0456",
+            # "SenTiva, n.º de serie 104773"): the labelled number, read as a house number.
+            label = inner
         where = _value_after(text, label, _field_of(label)) if label else None
         if where is not None and where[0] > span.start and where[1] <= span.end:
             field = _field_of(label)
             span = replace(span, start=where[0], end=where[1], type=field.type, source=RULE)
+        elif span.type in _ID_TYPES or (span.type == OTHER_SUBJECT and _DIGIT.search(text, span.start, span.end)):
+            if (prefix := _JOINED_PREFIX.search(text, max(0, span.start - 16), span.start)) and (
+                prefix.group("letters").upper() not in _PREFIX_LABELS
+            ):
+                span = replace(span, start=prefix.start(), source=RULE)
         out.append(span)
     return out
+
+
+# Capital letters joined to a code's digits that the model left out of the span (``M`` of
+# ``M25118340``, ``HP`` of ``HP2510250641``): the notes' annotators always keep them (the
+# guide splits and the training notes: no code with joined letters outside its span). A
+# prefix over a hyphen is left alone: after a label it is the label's (``NHC: HC-0045123``,
+# ``atestado nº AT-2024-000981``), elsewhere the code's (``ref. TD-2023-08817``). A label
+# glued to the number stays out too (``NHC0045123``).
+_DIGIT = re.compile(r"[0-9]")
+_JOINED_PREFIX = re.compile(r"(?<![\w./-])(?P<letters>[A-Z]{1,6})\Z")
+_PREFIX_LABELS = frozenset(
+    "HC NHC NHCA CIP CIPA TSI TIS SIP NUHSA CIC DNI NIF NIE NASS NSS NAF TSE CIAS CIA REF LOT SN".split()
+)
 
 
 # The number sign whose last character opens a span: "n.º", "nº", "Nº".

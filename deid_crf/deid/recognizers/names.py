@@ -144,6 +144,17 @@ def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 _NAME_TAIL = re.compile(rf"-[^\W\d_]{{2,}}(?!\w)|{SP}(?:da|do|dos|das){SP}[{UPPER}][^\W\d_]+(?![\w-])")
 
 
+# A name that stops at a shortened surname's dot, before the second surname (``Laura Fdez.
+# Prieto``, ``Jesús Fdez. Ortín``): the model took the dot for the name's end. The notes'
+# annotators keep the dot and the next surname in the span (the guide splits: 2 names cut
+# there).
+_SHORTENED_SURNAME = re.compile(
+    r"(?<!\w)(?:Fdez|Fdz|Fz|Fndez|Glez|Gzlez|Gonz|Rguez|Rdguez|Rdz|Rodz|Hdez|Hdz|Hndez|Mtnez|Mtez|Mtz|Mnez"
+    r"|Gtez|Gtrrez|Gutz|Jmnez|Jmz|Dguez|Dmguez|Vzquez|Vqz|Vzqz|Álvz|Alvz|Lpz|Pz|Sdez|Bmdez|Mdez|Sánz|Sanchz)\Z"
+)
+_AFTER_SHORTENED_SURNAME = re.compile(rf"\.{SP}[{UPPER}][^\W\d_]+(?:-[{UPPER}][^\W\d_]+)?(?![\w-])")
+
+
 def completed_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with a person's name that stops at a hyphen run on over the word after
     it (``Klaus-Dieter``, ``díaz-pintado``: guideline M1.1 joins parts "separados sólo
@@ -161,12 +172,20 @@ def completed_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             out[-1] = replace(previous, end=span.end, source=RULE)
             continue
         out.append(span)
+    swallowed = set()
     for i, span in enumerate(out):
+        if span.type in NAME_TYPES and _SHORTENED_SURNAME.search(text, span.start, span.end):
+            following = out[i + 1] if i + 1 < len(out) else None
+            m = _AFTER_SHORTENED_SURNAME.match(text, span.end)
+            if m and (following is None or m.end() <= following.start or following.end == m.end()):
+                if following is not None and following.end == m.end():
+                    swallowed.add(i + 1)  # the surname, read as a place ("Ortín")
+                out[i] = span = replace(span, end=m.end(), source=RULE)
         if span.type in NAME_TYPES and text[span.end - 1].isalpha() and (m := _NAME_TAIL.match(text, span.end)):
             following = out[i + 1].start if i + 1 < len(out) else len(text)
             if m.end() <= following:
                 out[i] = replace(span, end=m.end(), source=RULE)
-    return out
+    return [s for i, s in enumerate(out) if i not in swallowed]
 
 
 PATIENT = "NOMBRE_SUJETO_ASISTENCIA"
@@ -317,11 +336,11 @@ def without_titles(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 
 
 def _name_field(labels: str) -> re.Pattern[str]:
-    """A field opening its line with one of ``labels``, a colon (or a run of dots:
-    ``Paciente ........ POPESCU``) and a name: the capitalised words up to the end of
-    the field, the courtesy title left out."""
+    """A field opening its line with one of ``labels`` (or two, a bilingual form's: ``Pacient
+    / Paciente``), a colon (or a run of dots: ``Paciente ........ POPESCU``) and a name: the
+    capitalised words up to the end of the field, the courtesy title left out."""
     return re.compile(
-        rf"^{SP}*(?:{labels}){SP}*(?:\.?{SP}*:|\.{{2,}}){SP}*(?:{_COURTESY}{SP}*)?"
+        rf"^{SP}*(?:{labels})(?:{SP}*/{SP}*(?:{labels}))?{SP}*(?:\.?{SP}*:|\.{{2,}}){SP}*(?:{_COURTESY}{SP}*)?"
         rf"(?P<name>(?!{_COURTESY}){_WORD}(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
         # and then the end of the field: punctuation, the end of the line or a wide gap
         rf"(?={SP}*(?:[.,;(|·]|$)|{SP}{{2,}})",

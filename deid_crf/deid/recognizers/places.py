@@ -445,3 +445,41 @@ def joined_places(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 continue
         out.append(span)
     return out
+
+
+# A foreign home address after its label, on one line: the street (its name and house
+# number in either order), the postcode in its country's format and the town, then the
+# country in brackets or after a comma (``Dom. habitual: Storgatan 14 B, 252 25 Helsingborg
+# (Suecia)``, ``Domicilio habitual: Kerkstraat 118, 3581 RK Utrecht (Países Bajos)``,
+# ``Address: 14 Elm Road, SW1A 1AA London, Reino Unido``). The street recognizer knows
+# Spanish street types only, and the model reads a foreign postcode as a phone number
+# (the notes' guide splits: 2 such lines, 6 spans). The country, which must not be Spain,
+# is what makes the line an address; the country's own span comes from the country rules.
+STREET = "CALLE"
+_HOME_LABEL = (
+    rf"(?i:domicilio|dom\.|direcci[oó]n|adre[çc]a|enderezo|helbidea|address|residencia)"
+    rf"(?:{SP}+(?i:habitual|permanente|familiar|en{SP}+(?:el{SP}+)?(?:extranjero|origen)|de{SP}+origen|en{SP}+[{UPPER}]\w+))?"
+    rf"{SP}*(?::|\.{{2,}}){SP}*"
+)
+_FOREIGN_STREET = (
+    rf"(?:[{UPPER}][^\W\d_]+(?:[ -][\w'’.]+){{0,4}}?{SP}+[1-9]\d{{0,3}}(?:{SP}?[A-Za-z])?"
+    rf"|[1-9]\d{{0,3}}[a-z]?{SP}+[{UPPER}][^\W\d_]+(?:{SP}+[{UPPER}][^\W\d_]+){{0,3}})(?![\w/])"
+)
+_FOREIGN_ADDRESS = re.compile(
+    rf"{_HOME_LABEL}(?P<street>{_FOREIGN_STREET}),{SP}*"
+    rf"(?P<postcode>(?=[A-Z0-9 -]*\d)[A-Z0-9][A-Z0-9 -]{{2,8}}[A-Z0-9])?{SP}+"
+    rf"(?P<town>{_WORD}(?:{SP}+{_WORD}){{0,2}}){SP}*(?:\(|,{SP}*)(?P<country>{_WORD}(?:{SP}+{_WORD}){{0,2}})"
+)
+_SPAIN = frozenset({"espana", "spain", "espanya", "espainia"})
+
+
+def find_foreign_addresses(text: str) -> Iterator[Match]:
+    """The street, postcode and town of a foreign home address line (see above)."""
+    for m in _FOREIGN_ADDRESS.finditer(text):
+        country = normalize(m.group("country"))
+        if country in _SPAIN or country not in _countries():
+            continue
+        yield m.start("street"), m.end("street"), STREET
+        if m.group("postcode"):
+            yield m.start("postcode"), m.end("postcode"), TERRITORY
+        yield m.start("town"), m.end("town"), TERRITORY

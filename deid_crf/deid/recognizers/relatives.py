@@ -12,7 +12,9 @@ name after it (``Su marido, Karim``), which the model types as the patient or st
   with a numeral before it and a qualifier after it (``dos hijos``, ``hijo mayor``,
   ``tía materna``), but only after a determiner, a preposition, a conjunction or the
   start of a clause, so that ``solución madre`` and ``células hijas`` are left alone,
-  and never as a field label (``Madre:``) or a compound (``madre-RN``);
+  and never as a field label (``Madre:``) or a compound (``madre-RN``); before a colon
+  only where prose goes on after it (``a la hija: manejo …``) or after a phone word
+  (``móbil da filla: 639 …``);
 * a FAMILIARES span that starts with an article or a possessive (``un hermano``) loses
   it, as the guidelines' examples do;
 * two ages with their unit written once (``de 4 y 11 años``) are two spans, the first
@@ -69,6 +71,9 @@ _KIN_WORDS = (
     *("abuel[oa]s?", "bisabuel[oa]s?", "tí[oa]s?", "sobrin[oa]s?", "prim[oa]s?", "niet[oa]s?", "bisniet[oa]s?"),
     *("cuñad[oa]s?", "yerno", "nuera", "suegr[oa]s?", "consuegr[oa]s?", "hermanastr[oa]s?", "padrastro", "madrastra"),
     *("hijastr[oa]s?", "progenitor(?:a|es|as)?", "gemel[oa]s?", "melliz[oa]s?"),
+    # colloquial and regional words for a child or a grandparent ("el peque", "la yaya",
+    # Asturian "la güela")
+    *("peques?", "yay[oa]s?", "güel[oa]s?"),
     # Catalan, Galician and Basque, as notes quote them ("la seva germana", "o seu fillo",
     # "alaba"); words that are also ordinary Spanish or mean "woman" or "man" left out
     # (dona, home, muller, ama).
@@ -111,6 +116,18 @@ _KIN_PHRASE = re.compile(
     rf"(?P<phrase>(?:{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?)"
     rf"(?![\w\-:])(?!{SP}*:)",
     re.MULTILINE | re.IGNORECASE,
+)
+# A kinship phrase that says whose a phone is (``tel. hija 659 …``, Galician ``móbil da
+# filla: 639 …``), or one in running text before a colon (``Educación sanitaria a la hija:
+# manejo …``: a lower-case word after the colon), where :data:`_KIN_PHRASE` takes the colon
+# for a field label's (``Nombre elegido por los padres: Aminata`` stays a label). MEDDOCAN
+# train and dev have neither; the notes' guide splits 3, all relatives.
+_PHONE_WORD = r"(?:tel|telf|tlf|tfno|teléfono|telèfon|móvil|móbil|mòbil|whatsapp)\.?"
+_KIN_BEFORE_COLON = re.compile(
+    rf"(?<!\w)(?:{_PHONE_WORD}(?:{SP}+(?:de{SP}+la|de{SP}+el|del|de|da|do|dos|das|de{SP}+su))?"
+    rf"|(?:la|el|los|las|su|sus|al|del|da|do|a|o)(?={SP}+{_KIN_WORD}(?:{SP}+{_QUALIFIER})?{SP}*:{SP}*(?-i:[a-zñáéíóú])))"
+    rf"{SP}+(?P<phrase>{_KIN_WORD}(?:{SP}+{_QUALIFIER})?)(?![\w\-])",
+    re.IGNORECASE,
 )
 # A kinship word standing as a whole word: the one of every kinship phrase. Its few
 # occurrences are found fast (one branch per first letter), and _KIN_PHRASE is tried only
@@ -281,7 +298,11 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     coverage = Coverage((s.start, s.end) for s in spans)
     added = [
         PHISpan(*m.span("phrase"), RELATIVE, 1.0, RULE)
-        for m in [*finditer_at(_KIN_PHRASE, text, _phrase_starts(text)), *_PARTNER.finditer(text)]
+        for m in [
+            *finditer_at(_KIN_PHRASE, text, _phrase_starts(text)),
+            *_PARTNER.finditer(text),
+            *_KIN_BEFORE_COLON.finditer(text),
+        ]
         # "Hermanos Falcó" is a street, "Nieto" a surname.
         if _is_relative_phrase(text, m) and not coverage.overlaps(*m.span("phrase"))
     ]

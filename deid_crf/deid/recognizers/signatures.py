@@ -132,9 +132,14 @@ def entry_signatures(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 
 
 # Capital initials alone after an entry's date and dash, closing the line (``Mar 04/11
-# 09:15 – ESH``): the entry's writer, when the same initials sign two entries or more.
+# 09:15 – ESH``), the line maybe in bold as notes written in Markdown put it (``**02/03 —
+# IZG**``), a bracket after them (``— AMO** (busca 4762)``): the entry's writer, when the
+# same initials sign two entries or more.
+_BOLD = r"(?:\*\*|__)?"
 _INITIALS_AFTER_ENTRY_DATE = re.compile(
-    rf"^{SP}*{_ENTRY_DATE}(?:{SP}+\d{{1,2}}[:h.]\d\d)?{SP}*[—–-]{SP}*(?P<name>{_INITIALS}){SP}*$", re.MULTILINE
+    rf"^{SP}*{_BOLD}{_ENTRY_DATE}(?:{SP}+\d{{1,2}}[:h.]\d\d)?{SP}*[—–-]{SP}*(?P<name>{_INITIALS}){_BOLD}"
+    rf"(?:{SP}*\([^()\n]{{1,40}}\))?{SP}*$",
+    re.MULTILINE,
 )
 
 

@@ -1,0 +1,218 @@
+"""Rules for forms the sixth guide split (dev6) showed: abbreviated weekdays before a day
+and month, codes whose letters the model cut off, shortened surnames, bilingual labels,
+biometric codes, foreign home addresses and national numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
+from deid_crf.deid.recognizers.labelled_ids import find_biometric_codes, find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.names import completed_names, find_labelled_patients
+from deid_crf.deid.recognizers.places import find_foreign_addresses
+from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.signatures import entry_initials
+from deid_crf.deid.rules import RuleLayer
+from deid_crf.text.spans import MODEL, PHISpan
+
+STAFF = "NOMBRE_PERSONAL_SANITARIO"
+STREET = "CALLE"
+TERRITORY = "TERRITORIO"
+
+
+def span(text: str, value: str, type_: str) -> PHISpan:
+    at = text.index(value)
+    return PHISpan(at, at + len(value), type_, 0.9, MODEL)
+
+
+def shown(text: str, spans) -> list[tuple[str, str]]:
+    return [(text[s[0] : s[1]], s[2]) if isinstance(s, tuple) else (text[s.start : s.end], s.type) for s in spans]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("| fecha | turno |\n| jue 12/02 | M |\n", ["jue 12/02"]),
+        ("Control: sáb. 14/02, sin cambios.", ["sáb. 14/02"]),
+        ("data: dl. 16/03/2026\n", ["dl. 16/03/2026"]),
+        ("Fecha: dt., 10 de febr. 2026 9:41\n", ["dt., 10 de febr. 2026"]),
+        # a Catalan "since" and "seven", and a weekday's abbreviation without a date after it
+        ("Viu sol des de 2020 i set de cada deu dies surt.", ["2020"]),
+        ("Ve el dc 12 de la lista.", []),
+        # not a day/month: 31/02
+        ("jue 31/02 control", []),
+    ],
+)
+def test_abbreviated_weekdays_open_a_date(text, want):
+    assert [text[a:b] for a, b, _ in find_dates(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, value, type_, want",
+    [
+        ("Cultivo de esputo (M25118340) positivo.", "25118340", "ID_CONTACTO_ASISTENCIAL", "M25118340"),
+        ("electrodos n.º BBL4471029V.", "4471029V", "IDENTIF_DISPOSITIVOS_NRSERIE", "BBL4471029V"),
+        # a prefix over a hyphen is left alone, and so is a label glued to the number
+        ("NHC: HC-0045123", "0045123", "ID_SUJETO_ASISTENCIA", "0045123"),
+        ("ref. TD-2023-08817", "2023-08817", "ID_CONTACTO_ASISTENCIAL", "2023-08817"),
+        ("historia NHC0045123 abierta", "0045123", "ID_SUJETO_ASISTENCIA", "0045123"),
+        # MEDDOCAN's lower-case label prefix
+        ("CIPA: nhc-150679.", "150679", "ID_SUJETO_ASISTENCIA", "150679"),
+        # not an identifier: a place glued to capitals is not touched
+        ("en UCIMadrid ingresó", "Madrid", TERRITORY, "Madrid"),
+    ],
+)
+def test_joined_capitals_belong_to_the_code(text, value, type_, want):
+    (out,) = labels_cut_from_ids(text, [span(text, value, type_)])
+    assert text[out.start : out.end] == want
+
+
+def test_a_street_that_holds_a_label_is_cut_to_its_value():
+    text = "Dña. Rosa Ruiz-Poveda Lara · Col. n.º 13-0456 · ext. 3321"
+    (out,) = labels_cut_from_ids(text, [span(text, "Col. n.º 13-0456", STREET)])
+    assert (text[out.start : out.end], out.type) == ("13-0456", "ID_TITULACION_PERSONAL_SANITARIO")
+    text = "Vive en Calle Mayor nº 5, 2º izda."
+    (out,) = labels_cut_from_ids(text, [span(text, "Calle Mayor nº 5, 2º izda", STREET)])
+    assert text[out.start : out.end] == "Calle Mayor nº 5, 2º izda"
+
+
+def test_a_name_runs_on_over_a_shortened_surname_and_the_next_one():
+    text = "Circulante: Jesús Fdez. Ortín · Técnico: Laura Fdez. Prieto\n| Ayoze Rguez. |\n"
+    spans = [
+        span(text, "Jesús Fdez", STAFF),
+        span(text, "Ortín", TERRITORY),
+        span(text, "Laura Fdez", STAFF),
+        span(text, "Ayoze Rguez", STAFF),
+    ]
+    assert shown(text, completed_names(text, spans)) == [
+        ("Jesús Fdez. Ortín", STAFF),
+        ("Laura Fdez. Prieto", STAFF),
+        ("Ayoze Rguez", STAFF),  # the dot that closes a cell stays out
+    ]
+
+
+def test_a_bilingual_patient_label_with_dot_leaders():
+    text = "Pacient / Paciente ........ BIANCHI, Giulia Francesca\nSIP ....... 40918237\n"
+    assert shown(text, find_labelled_patients(text)) == [("BIANCHI", "NOMBRE_SUJETO_ASISTENCIA")]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "Núm. estudi ......... RX26/0088412      Núm. petició: 4471902\n",
+            [
+                ("RX26/0088412", "ID_CONTACTO_ASISTENCIAL"),
+                ("4471902", "ID_CONTACTO_ASISTENCIAL"),
+            ],
+        ),
+        ("Enf. triaje: Rocío Navarrete (n.º emp. 71904)", [("71904", "ID_EMPLEO_PERSONAL_SANITARIO")]),
+        ("la mutua (Asepeyo), n.º de parte 26-118204, y", [("26-118204", "OTROS_SUJETO_ASISTENCIA")]),
+        ("IT por contingencia común (parte n.º 0726031601884)", [("0726031601884", "OTROS_SUJETO_ASISTENCIA")]),
+        ("con código de participante BLV0217. El", [("BLV0217", "NUMERO_IDENTIF")]),
+        (
+            "Pasaporte: 91448207 | Personnummer: 440919-3386 |",
+            [
+                ("91448207", "ID_SUJETO_ASISTENCIA"),
+                ("440919-3386", "ID_SUJETO_ASISTENCIA"),
+            ],
+        ),
+        # words, not labels
+        ("Se da el parte de lesiones al juzgado.", []),
+        ("El paciente forma parte del estudio.", []),
+    ],
+)
+def test_more_labels(text, want):
+    assert shown(text, find_labelled_ids(text)) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("lo identifica mediante reseña dactilar (n.º 28-0217734) como", ["28-0217734"]),
+        ("registro de huella plantar (HP2510250641) junto a", ["HP2510250641"]),
+        ("Firma electrónica biométrica del facultativo (ID de trazo): FS90371A55E2\n", ["FS90371A55E2"]),
+        ("perfil genético de STR (código 26GX0193), concordante", ["26GX0193"]),
+        # a date, a year, a code in the next sentence: none
+        ("huella digital el 12-03-2024.", []),
+        ("firma biométrica en 2024. Muestra B25-004471.", []),
+        ("Se toma la huella.\nNHC 4471223", []),
+    ],
+)
+def test_biometric_codes(text, want):
+    assert [text[a:b] for a, b, _ in find_biometric_codes(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "Dom. habitual: Storgatan 14 B, 252 25 Helsingborg (Suecia)\n",
+            [("Storgatan 14 B", STREET), ("252 25", TERRITORY), ("Helsingborg", TERRITORY)],
+        ),
+        (
+            "Domicilio habitual: Kerkstraat 118, 3581 RK Utrecht (Países Bajos)\n",
+            [("Kerkstraat 118", STREET), ("3581 RK", TERRITORY), ("Utrecht", TERRITORY)],
+        ),
+        (
+            "Address: 14 Elm Road, SW1A 1AA London, Reino Unido",
+            [("14 Elm Road", STREET), ("SW1A 1AA", TERRITORY), ("London", TERRITORY)],
+        ),
+        # Spain, or no country at all: the Spanish street rules' and the model's
+        ("Domicilio: Calle Mayor 3, 28001 Madrid (España)", []),
+        ("Domicilio: Kerkstraat 118, 3581 RK Utrecht\n", []),
+    ],
+)
+def test_foreign_home_addresses(text, want):
+    assert shown(text, find_foreign_addresses(text)) == want
+
+
+def test_a_foreign_postcode_read_as_a_phone_becomes_the_address_pieces():
+    text = "Dom. habitual: Storgatan 14 B, 252 25 Helsingborg (Suecia)\n"
+    spans = RuleLayer().apply(text, [span(text, "252 25 Helsingborg", "NUMERO_TELEFONO")])
+    assert ("252 25", TERRITORY) in shown(text, spans)
+    assert ("Helsingborg", TERRITORY) in shown(text, spans)
+    assert all(s.type != "NUMERO_TELEFONO" for s in spans)
+
+
+def test_initials_that_sign_bold_entries():
+    text = "**02/03 — IZG**\nIngresa.\n**mar 03-mar — IZG**\nNoche.\n**vie 06/03 — AMO** (busca 4762)\nBien.\n"
+    assert shown(text, entry_initials(text, [])) == [("IZG", STAFF), ("IZG", STAFF)]
+
+
+def test_an_organisation_does_not_run_on_over_the_first_day_of_a_stay():
+    text = "Estancia en la Residencia Santa Clara del 16 al 27 de febrero.\n"
+    spans = RuleLayer().apply(text, [span(text, "Residencia Santa Clara del 16", "INSTITUCION")])
+    assert ("Residencia Santa Clara", "INSTITUCION") in shown(text, spans)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Tfno.: 988 46 21 53 · móbil da filla: 639 88 14 02\n", ["filla"]),
+        ("el coche. tel hija 659 30 12 85.", ["hija"]),
+        ("| vie 13/02 | T | Educación sanitaria a la hija: manejo del equipo |", ["hija"]),
+        ("Le cuida la güela; el peque va a la guardería.", ["güela", "peque"]),
+        # field labels stay labels
+        ("Madre: María\nHija: 600 11 22 33\n", []),
+        ("Nombre elegido por los padres: Aminata\n", []),
+    ],
+)
+def test_relatives_before_a_colon_and_in_phone_labels(text, want):
+    assert [text[s.start : s.end] for s in relatives(text, [])] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("y tratada en el Policlinico di Sant'Orsola (mastectomía).", ["Policlinico di Sant'Orsola"]),
+        ("Cataratas intervenidas en el Helsingborgs lasarett (2018).", ["Helsingborgs lasarett"]),
+        ("el Ospedale San Raffaele di Milano", ["Ospedale San Raffaele"]),
+        ("operado en el Klinikum Großhadern en 2019", ["Klinikum Großhadern"]),
+        # Spanish and English heads are the model's
+        ("Urgencias Hospital La Paz; St Thomas' Hospital", []),
+    ],
+)
+def test_foreign_hospitals(text, want):
+    assert [text[a:b] for a, b, _ in find_foreign_hospitals(text)] == want
