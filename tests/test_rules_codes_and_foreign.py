@@ -134,6 +134,7 @@ def test_more_labels(text, want):
         ("registro de huella plantar (HP2510250641) junto a", ["HP2510250641"]),
         ("Firma electrónica biométrica del facultativo (ID de trazo): FS90371A55E2\n", ["FS90371A55E2"]),
         ("perfil genético de STR (código 26GX0193), concordante", ["26GX0193"]),
+        ("IDENTIFICADO POR HUELLA DACTILAR (HD-0047-2291)", ["HD-0047-2291"]),
         # a date, a year, a code in the next sentence: none
         ("huella digital el 12-03-2024.", []),
         ("firma biométrica en 2024. Muestra B25-004471.", []),

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         help="folder with dev/, dev2/, dev3/, dev4/, dev5/, dev6/ and test/ markup",
     )
     parser.add_argument(
-        "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all five)"
+        "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all of them)"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the scores as JSON")
     args = parser.parse_args(argv)

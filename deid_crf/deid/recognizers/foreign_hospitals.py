@@ -46,16 +46,18 @@ _FOREIGN_HOSPITAL = re.compile(
     rf"(?<![\w-])(?:{_HEAD_FIRST}{SP}+(?:{_FIRST_PARTICLE}{SP}*)*{_WORD}(?:{SP}+(?:{_LATER_PARTICLE}{SP}*)*{_WORD}){{0,3}}"
     rf"|(?:{_WORD}{SP}+){{1,3}}{_HEAD_LAST})(?![\w-])"
 )
-# Cheap check before the search: few texts hold any of these.
-_HEAD_WORD = re.compile(
-    r"Ospedal|Policlinico|Azienda|Istituto|[Kk]linikum|Krankenhaus|Hôpital|Hospitalier|Clinique|Szpital|Spitalul"
-    r"|Universitário|Hospitalar|lasarett|sjukhus|sygehus|sykehus|ziekenhuis|Universitetshospital"
+# A cheap check before the search (substring tests, far faster than a pattern's
+# alternation): few texts hold any of these.
+_HEAD_WORDS = (
+    *("Ospedal", "Policlinico", "Azienda", "Istituto", "linikum", "Krankenhaus", "Hôpital", "Hospitalier"),
+    *("Clinique", "Szpital", "Spitalul", "Universitário", "Hospitalar", "lasarett", "sjukhus", "sygehus"),
+    *("sykehus", "ziekenhuis", "Universitetshospital"),
 )
 
 
 def find_foreign_hospitals(text: str) -> Iterator[Match]:
     """Hospitals abroad named by a foreign head and a capitalised name (see the module)."""
-    if not _HEAD_WORD.search(text):
+    if not any(word in text for word in _HEAD_WORDS):
         return
     for m in _FOREIGN_HOSPITAL.finditer(text):
         yield m.start(), m.end(), HOSPITAL

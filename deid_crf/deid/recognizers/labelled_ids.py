@@ -377,8 +377,15 @@ _BIOMETRIC_WIDTH = 60
 _SENTENCE_END = re.compile(r"[.;](?:\s|$)|\n")
 
 
+# A cheap check before the search: the words' stems, looked for in the lower-cased text.
+_BIOMETRIC_STEMS = ("biom", "huella", "dactil", "perfil gen", "reconocimiento facial", "iris", "retina", "patr")
+
+
 def find_biometric_codes(text: str) -> Iterator[Match]:
     """The code after a biometric's name in its sentence (see above)."""
+    lowered = text.lower()
+    if not any(stem in lowered for stem in _BIOMETRIC_STEMS):
+        return
     for word in _BIOMETRIC_WORD.finditer(text):
         window = text[word.end() : word.end() + _BIOMETRIC_WIDTH]
         if stop := _SENTENCE_END.search(window):
