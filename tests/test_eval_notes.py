@@ -27,8 +27,9 @@ SPLITS = (
     "dev4",
     "dev5",
     "dev6",
+    "dev7",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3 in theirs; dev4, dev5 and dev6 in real notes' formats
+)  # guide data: dev2 in formats the halves lack; dev3 in theirs; dev4 to dev7 in real notes' formats
 NGRAM = 8
 
 
