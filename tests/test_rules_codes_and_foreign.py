@@ -8,17 +8,20 @@ import pytest
 
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
+from deid_crf.deid.recognizers.institutions import find_health_centres
 from deid_crf.deid.recognizers.labelled_ids import find_biometric_codes, find_labelled_ids, labels_cut_from_ids
-from deid_crf.deid.recognizers.names import completed_names, find_labelled_patients
-from deid_crf.deid.recognizers.places import find_foreign_addresses
+from deid_crf.deid.recognizers.names import completed_names, find_labelled_patients, titled_staff
+from deid_crf.deid.recognizers.places import find_foreign_addresses, towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.sex import find_labelled_sex
 from deid_crf.deid.recognizers.signatures import entry_initials
-from deid_crf.deid.rules import RuleLayer
+from deid_crf.deid.rules import RuleLayer, propagate_names
 from deid_crf.text.spans import MODEL, PHISpan
 
 STAFF = "NOMBRE_PERSONAL_SANITARIO"
 STREET = "CALLE"
 TERRITORY = "TERRITORIO"
+RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 
 
 def span(text: str, value: str, type_: str) -> PHISpan:
@@ -217,3 +220,79 @@ def test_relatives_before_a_colon_and_in_phone_labels(text, want):
 )
 def test_foreign_hospitals(text, want):
     assert [text[a:b] for a, b, _ in find_foreign_hospitals(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Nació en Riberalta (Bolivia) y vive en España", ["Riberalta"]),
+        ("trabajó para Rolls-Royce en Derby\n(Reino Unido). Vive", ["Derby"]),
+        ("FAMILIA ORIGINARIA DE WENZHOU (CHINA).", ["WENZHOU"]),
+        ("natural de\nCochabamba (Bolivia), que", ["Cochabamba"]),
+        # not a country in the brackets; the end of a longer name; a field
+        ("vino desde Valencia (estado Carabobo, Venezuela)", []),
+        ("Hospital Ramón y Cajal (España)", []),
+        ("Sexo (M)", []),
+    ],
+)
+def test_a_place_right_before_its_country_in_brackets(text, want):
+    assert [text[s.start : s.end] for s in towns_before_countries(text, [])] == want
+
+
+def test_a_place_before_a_country_where_a_span_is_stays_that_span():
+    text = "tratado en el Hospital Ramón y Cajal (España)"
+    model = [span(text, "Hospital Ramón y Cajal", "HOSPITAL")]
+    assert shown(text, towns_before_countries(text, model)) == [("Hospital Ramón y Cajal", "HOSPITAL")]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("TC de macizo facial (Dr. Bensimón, radiólogo de guardia): fractura", ["Bensimón"]),
+        ("con la Doctora Ruiz de la Serna en Urología", ["Ruiz de la Serna"]),
+        ("Remitido por: Dra. Aida Rico Arrastia Sección de Cirugía", ["Aida Rico Arrastia"]),
+        # a place named after a doctor
+        ("Hospital Dr. Negrín de Gran Canaria; Avda. Doctor Fleming 3", []),
+    ],
+)
+def test_names_after_a_doctors_title(text, want):
+    assert [text[s.start : s.end] for s in titled_staff(text, [])] == want
+
+
+def test_a_titled_name_the_model_found_keeps_its_edges():
+    text = "Remitido por: Dr. Luis Moyano Calvo C/ Eduardo Rivas, 3"
+    model = [span(text, "Luis Moyano Calvo", STAFF), span(text, "C/ Eduardo Rivas, 3", STREET)]
+    assert shown(text, titled_staff(text, model)) == shown(text, model)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Vive sola en Sóller | GHIC 4ZK31820799: admisión", [("4ZK31820799", "ID_ASEGURAMIENTO")]),
+        ("Madrid–Santa Cruz, localizador K7XQ2M. Itinerario", [("K7XQ2M", "OTROS_SUJETO_ASISTENCIA")]),
+        ("(localizador de la reserva 7KQ2M9)\n", [("7KQ2M9", "OTROS_SUJETO_ASISTENCIA")]),
+        ("el localizador GPS del paciente", []),
+    ],
+)
+def test_travel_cards_and_booking_locators(text, want):
+    assert shown(text, find_labelled_ids(text)) == want
+
+
+def test_a_sex_letter_after_its_label_without_a_colon():
+    text = "Fecha de nacimiento 27/08/1974 (51 años) · Sexo F\nSesión: martes"
+    assert shown(text, find_labelled_sex(text)) == [("F", "SEXO_SUJETO_ASISTENCIA")]
+    assert list(find_labelled_sex("el sexo M de la muestra")) == []
+
+
+def test_assir_is_a_health_centre_and_catalan_qualifiers_join_the_kinship_word():
+    text = "control a l'ASSIR Salt en 7-10 dies"
+    assert shown(text, find_health_centres(text)) == [("ASSIR Salt", "CENTRO_SALUD")]
+    text = "el 2018; el fill gran, Ibrahima, de 7 anys, va a l'escola"
+    spans = relatives(text, [span(text, "Ibrahima", "NOMBRE_SUJETO_ASISTENCIA")])
+    assert shown(text, spans)[:2] == [("fill gran", RELATIVE), ("Ibrahima", RELATIVE)]
+
+
+def test_a_found_name_is_found_again_in_capitals():
+    text = "Estimada Sra. Dobre: le citamos.\n-----\nRESGUARDO\nDOBRE, FLORENTINA · 09/03/2026\n"
+    spans = propagate_names(text, [span(text, "Dobre", "NOMBRE_SUJETO_ASISTENCIA")])
+    assert ("DOBRE", "NOMBRE_SUJETO_ASISTENCIA") in shown(text, spans)

@@ -91,6 +91,8 @@ def reference_propagate_names(text: str, spans: Sequence[PHISpan], types=NAME_TY
                 names.setdefault(part, span)
                 if part.isupper() and normalize(part) not in NOT_NAME_WORDS:  # "AWA" is "Awa" in the text
                     names.setdefault(part[0] + part[1:].lower(), span)
+                elif len(part) >= 4 and normalize(part) not in NOT_NAME_WORDS:  # "Dobre" is "DOBRE" there
+                    names.setdefault(part.upper(), span)
     if not names:
         return list(spans)
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?!\w)")

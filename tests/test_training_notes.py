@@ -100,3 +100,24 @@ def test_the_readme_lists_every_training_note_with_its_entity_count():
     assert rows == {d.doc_id: str(len(d.entities)) for d in docs}
     assert f"| documents | {len(docs)} |" in readme
     assert f"| entities | {sum(len(d.entities) for d in docs)} |" in readme
+
+
+EXTRA_NOTES_DIR = TRAINING_NOTES_DIR.parent / "extra" / "markup"
+
+
+def test_the_extra_training_notes_are_valid_aligned_and_listed():
+    """The notes kept outside the default training set (training/notes/extra) are training data
+    of the same standard: they parse, their spans sit on token boundaries, and their README
+    lists each with its entity count."""
+    docs = note_documents(2, seed=0, folder=EXTRA_NOTES_DIR)
+    tokenizer = Tokenizer()
+    for doc in docs:
+        assert doc.entities and {e.type for e in doc.entities} <= MEDDOCAN_TYPES, doc.doc_id
+        table = tokenizer([doc.text])
+        starts, ends = set(table.start.tolist()), set(table.end.tolist())
+        assert all(e.start in starts and e.end in ends for e in doc.entities), doc.doc_id
+    readme = (EXTRA_NOTES_DIR.parent / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| ([a-z]+-\d\d-[a-z0-9-]+) \|.*\| (\d+) \|$", readme, flags=re.M))
+    written = read_training_notes(EXTRA_NOTES_DIR)
+    assert rows == {d.doc_id: str(len(d.entities)) for d in written}
+    assert f"| entities | {sum(len(d.entities) for d in written)} |" in readme

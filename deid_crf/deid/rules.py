@@ -82,6 +82,7 @@ from deid_crf.deid.recognizers.names import (
     initials_before_names,
     nicknames_after_names,
     roles_from_labels,
+    titled_staff,
     without_titles,
 )
 from deid_crf.deid.recognizers.national_ids import (
@@ -103,6 +104,7 @@ from deid_crf.deid.recognizers.places import (
     places_by_name,
     split_at_slashes,
     towns_after_countries,
+    towns_before_countries,
 )
 from deid_crf.deid.recognizers.population_groups import find_population_groups
 from deid_crf.deid.recognizers.postcodes import find_postcodes
@@ -307,6 +309,10 @@ def propagate_names(
                     # a header's "NDIAYE SARR, AWA" is "Awa" in the text (a header's
                     # "MEDICINA INTERNA" the model took for a name is a department's)
                     names.setdefault(part[0] + part[1:].lower(), span)
+                elif len(part) >= 4 and normalize(part) not in NOT_NAME_WORDS:
+                    # and the other way: a letter's "Sra. Dobre" is "DOBRE, FLORENTINA" on
+                    # its tear-off stub
+                    names.setdefault(part.upper(), span)
     if not names:
         return list(spans)
     out = sorted(spans)
@@ -445,11 +451,13 @@ class RuleLayer:
             spans = list(model_spans)
         if self.active:
             spans = labels_cut_from_ids(text, spans)
-            spans = street_tails(text, towns_after_countries(text, places_by_name(text, organisations(text, spans))))
+            spans = towns_after_countries(text, places_by_name(text, organisations(text, spans)))
+            spans = street_tails(text, towns_before_countries(text, spans))
             spans = joined_places(text, split_at_slashes(text, spans))
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
-            spans = staff_numbers_after_names(text, entry_initials(text, entry_signatures(text, spans)))
+            spans = entry_signatures(text, titled_staff(text, spans))
+            spans = staff_numbers_after_names(text, entry_initials(text, spans))
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
             spans = employers_after_jobs(text, professions_in_apposition(text, spans))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))

@@ -240,8 +240,9 @@ HEALTH_CENTRE = "CENTRO_SALUD"
 HOSPITAL = "HOSPITAL"
 # A primary-care centre's name runs on past what the model learnt from MEDDOCAN's
 # "Centro de Salud X": "CAP Badalona-7 La Salut", "Centro de Salud La Orotava-Dehesa".
-# Mental-health centres (CSM, USM) and out-of-hours points (PAC: Punto de Atención
-# Continuada) are primary-care centres too.
+# Mental-health centres (CSM, USM), out-of-hours points (PAC: Punto de Atención
+# Continuada) and Catalonia's sexual and reproductive health centres (ASSIR: Atenció a la
+# Salut Sexual i Reproductiva, the midwives' primary care) are primary-care centres too.
 _CENTRE_HEADS = (
     "Centro de Salud",
     "Centre de Salut",
@@ -259,7 +260,8 @@ _CENTRE_HEADS = (
 @cache
 def _health_centre() -> re.Pattern[str]:
     return re.compile(
-        rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})|CAP|CS|ABS|EAP|CSM|USM|PAC)"
+        rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})"
+        rf"|CAP|CS|ABS|EAP|CSM|USM|PAC|ASSIR)"
         rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
     )
 

@@ -81,6 +81,9 @@ class Field:
     # only at a word that opens with one (tests/test_rule_prefilters.py derives them from
     # the pattern and checks they are here).
     opens: str = ""
+    # Fewer digits than the usual four make a value of this label (a booking locator's
+    # ``K7XQ2M``): then the shape must match.
+    min_digits: int = 4
 
 
 FIELDS: tuple[Field, ...] = (
@@ -121,7 +124,8 @@ FIELDS: tuple[Field, ...] = (
     # Aragón's health card code ("CIA: AR0458837102", "CIA ARA0144910356"); a word too
     # (atrial septal defect).
     Field(r"CIA", PATIENT_ID, word=True, shape=r"[A-Z]{2,4}[0-9]{8,12}", opens="c"),
-    Field(r"N\.?A\.?S\.?S\.?|NSS|NAF|TSE", INSURANCE_ID, opens="nt"),
+    # (GHIC and EHIC: the British and the English name of the European health card, TSE)
+    Field(r"N\.?A\.?S\.?S\.?|NSS|NAF|TSE|GHIC|EHIC", INSURANCE_ID, opens="egnt"),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:afiliaci[oó]n|(?:la{SP}+)?seguridad{SP}+social))", INSURANCE_ID, opens="n"),
     Field(rf"(?i:afiliaci[oó]n|seguridad{SP}+social)", INSURANCE_ID, word=True, opens="as"),
     # "Nº episodio de Urgencias:", "Nº episodio urgencias:".
@@ -266,6 +270,16 @@ FIELDS: tuple[Field, ...] = (
         OTHER_SUBJECT,
         opens="p",
     ),
+    # A travel booking's locator ("localizador K7XQ2M", "localizador de la reserva JPN7Q2K"): a
+    # reference that names the patient's trip (P28.1), shaped as a code of letters and digits.
+    Field(
+        rf"(?i:localizador(?:{SP}+de{SP}+(?:la{SP}+)?reserva)?)",
+        OTHER_SUBJECT,
+        word=True,
+        shape=r"(?=[A-Z0-9]*[0-9])(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}",
+        opens="l",
+        min_digits=1,
+    ),
     # An insurance policy's number (P19.1): "póliza RV-4471-0092-DE", "póliza de
     # cancelación 698-0014432781" (eight digits or more: not a year or a date).
     Field(
@@ -335,7 +349,12 @@ def _value_after(text: str, label: re.Match[str], field: Field) -> tuple[int, in
     if not gap and not label.group().endswith((".", ":")):
         return None  # "NHC5512098" is one token, not a label and its value
     value = _VALUE.match(text, sep.end())
-    if value is None or sum(c.isdigit() for c in value.group("value")) < _MIN_DIGITS:
+    if value is None:
+        return None
+    digits = sum(c.isdigit() for c in value.group("value"))
+    if digits < _MIN_DIGITS and (
+        digits < field.min_digits or not (field.shape and re.fullmatch(field.shape, value.group("value")))
+    ):
         return None
     # A word of running text is a label when ":" or "nº" follows it, or when what follows
     # is shaped as a code: letters and digits in groups joined by "-" or "/" ("muestra

@@ -372,6 +372,50 @@ _NOT_NAME_WORDS = (
 )
 
 
+# A doctor named by the title and surnames anywhere in running text (``TC de macizo facial
+# (Dr. Bensimón, radiólogo de guardia)``, ``la Dra. Lasa``, ``Doctora Ruiz de la Serna``):
+# staff (P5.1), the title left out (N5.1). Not after the head of a place named after a
+# doctor (``Hospital Dr. Negrín``, ``Avda. Doctor Fleming``, ``CEIP Doctor …``). The rule layer
+# adds it after the merge, only where no span overlaps it: a hospital the model found (``el
+# Doctor Peset``) stays a hospital, and a name the model found keeps its edges.
+_LONG_WORD = rf"[{UPPER}][^\W\d_]+(?:['’-][{UPPER}][^\W\d_]+)*"
+_TITLED_NAME = re.compile(
+    rf"(?<![\w.])(?:Dr|Dra|Dr\.ª|Doctor|Doctora)\.?{SP}+"
+    rf"(?P<name>{_LONG_WORD}(?:{SP}+(?:(?:de|del|de{SP}la|y|i){SP}+)?{_LONG_WORD}){{0,3}})(?![\w/-])"
+)
+# Words that end the name: a header's next field on the same line ("Dr. Luis Moyano Calvo
+# Correo electrónico: …", "… Sección de Urología").
+_AFTER_TITLED_NAME = frozenset(
+    "correo correos email mail direccion seccion servicio departamento unidad tel telefono movil fax col nºcol".split()
+)
+_PLACE_HEAD_BEFORE = re.compile(
+    rf"(?i:hospital|hosp\.|clínica|instituto|centro|calle|c/|avda\.?|avenida|plaza|paseo|colegio|ceip|ies"
+    rf"|fundación|residencia|consultorio|complejo|policlínica|hospitalario|universitario|universitari)\.?{SP}+\Z"
+)
+
+
+def titled_staff(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus a staff span on each name after a doctor's title (see above) that no
+    span overlaps."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = [PHISpan(a, b, STAFF, 1.0, RULE) for a, b, _ in find_titled_staff(text) if not coverage.overlaps(a, b)]
+    return sorted([*spans, *added]) if added else list(spans)
+
+
+def find_titled_staff(text: str) -> Iterator[Match]:
+    """A name after a doctor's title in running text (see above)."""
+    for m in _TITLED_NAME.finditer(text):
+        if _PLACE_HEAD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+            continue
+        end = m.start("name")
+        for word in _NAME_WORD.finditer(text, m.start("name"), m.end("name")):
+            if normalize(word.group()) in _NOT_NAME_WORDS or normalize(word.group()) in _AFTER_TITLED_NAME:
+                break
+            end = word.end()
+        if end > m.start("name"):
+            yield m.start("name"), end, STAFF
+
+
 def find_labelled_staff(text: str) -> Iterator[Match]:
     """The name in a header field that names the doctor (see the module)."""
     return _names_in_fields(_STAFF_FIELD, text, STAFF)

@@ -106,6 +106,48 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return sorted([s for s in spans if (s.start, s.end) not in replaced] + added)
 
 
+# A place right before its country in brackets (``Nació en Riberalta (Bolivia)``,
+# ``trabajó para Rolls-Royce en Derby (Reino Unido)``, ``NATURAL DE SUCEAVA (RUMANIA)``):
+# a town or region of that country. The words that open a cue (``Natural de``, ``Familia
+# originaria de``) are no part of it. MEDDOCAN train and dev: 23 such names before a
+# country, 23 TERRITORIO spans; the notes' guide splits 44, all TERRITORIO.
+_COUNTRY_IN_BRACKETS = re.compile(r"\((?P<country>[^()\n]{2,30})\)")
+_PLACE_BEFORE = re.compile(
+    rf"(?P<place>{_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el){SP}+)?{_WORD}){{0,2}}){SP}*\n?{SP}*\Z"
+)
+_NAME_GOES_ON_BEFORE = re.compile(rf"[{UPPER}][^\W\d_]+{SP}+(?:y|i|e){SP}+\Z")
+_NOT_IN_PLACE = frozenset(
+    ("natural", "nacido", "nacida", "nacio", "originario", "originaria", "oriundo", "oriunda", "procedente")
+    + ("familia", "provincia", "vive", "reside", "residente", "de", "del", "en", "desde", "la", "el")
+)
+
+
+def towns_before_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus a TERRITORIO span for each place right before its country in brackets
+    (see above), where no span overlaps it."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for m in _COUNTRY_IN_BRACKETS.finditer(text):
+        if normalize(m.group("country").strip()) not in _countries():
+            continue
+        line_start = text.rfind("\n", 0, max(0, text.rfind("\n", 0, m.start()))) + 1  # the line before too
+        place = _PLACE_BEFORE.search(text, line_start, m.start())
+        if place is None:
+            continue
+        start, end = place.span("place")
+        for word in _FIRST_WORD.finditer(text, start, end):  # the cue's words are left out
+            if normalize(word.group()) not in _NOT_IN_PLACE:
+                break
+            start = word.end()
+        while start < end and not text[start].isalpha():
+            start += 1
+        if start < end and text[start].isupper() and not coverage.overlaps(start, end):
+            if _NAME_GOES_ON_BEFORE.search(text, line_start, start):
+                continue  # the end of a longer name ("Hospital Ramón y Cajal (España)")
+            added.append(PHISpan(start, end, TERRITORY, 1.0, RULE))
+    return sorted([*spans, *added]) if added else list(spans)
+
+
 # Opening with the cue's first letter (common.letter_first): re skips to the next
 # letter that can open one in C instead of trying the cues at every position.
 _HOME_CUES = (

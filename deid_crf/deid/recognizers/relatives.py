@@ -101,7 +101,9 @@ KIN_WORD = _KIN_WORD  # a kinship word, as a pattern (other recognizers' guards)
 _NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|dous|dúas|dues|catro|quatre|\d{1,2})"
 _QUALIFIER = (
     r"(?:mayor|menor|mayores|menores|pequeñ[oa]s?|median[oa]|únic[oa]|gemel[oa]s?|mellizos?"
-    r"|matern[oa]s?|patern[oa]s?|políticos?|política)"
+    r"|matern[oa]s?|patern[oa]s?|políticos?|política"
+    # Catalan and Galician ("el fill gran", "la filla petita", "o fillo maior")
+    r"|gran|grans|petit|petita|petits|petites|mitjà|mitjana|maior|maiores|pequeno|pequena)"
 )
 # What may stand right before a kinship phrase: the start of a line, punctuation, a
 # determiner, a possessive, a preposition or a conjunction.

@@ -34,9 +34,16 @@ _AGE_AND_SEX_FIELD = re.compile(
 )
 
 
+# A capital letter right after the label and a space, closing the field (``Sexo F`` at the
+# end of a line, ``Sexe H · Edat …``): a form that leaves the colon out.
+_SEX_LETTER_FIELD = re.compile(
+    rf"{letter_first(_LABELS)}(?i:{SP}+)(?P<sex>[HMVDF])(?={SP}*(?:$|[·•|,;]|{SP}{{2}}))", re.MULTILINE
+)
+
+
 def find_labelled_sex(text: str) -> Iterator[Match]:
     """The value of a sex field."""
-    for m in (*_SEX_FIELD.finditer(text), *_AGE_AND_SEX_FIELD.finditer(text)):
+    for m in (*_SEX_FIELD.finditer(text), *_AGE_AND_SEX_FIELD.finditer(text), *_SEX_LETTER_FIELD.finditer(text)):
         value = m.group("sex")
         if len(value) > 1 or value.isupper():  # one letter only as a capital
             yield m.start("sex"), m.end("sex"), SEX
