@@ -11,7 +11,7 @@ from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
 from deid_crf.deid.recognizers.institutions import find_health_centres
 from deid_crf.deid.recognizers.labelled_ids import find_biometric_codes, find_labelled_ids, labels_cut_from_ids
 from deid_crf.deid.recognizers.names import completed_names, find_labelled_patients, titled_staff
-from deid_crf.deid.recognizers.places import find_foreign_addresses, towns_before_countries
+from deid_crf.deid.recognizers.places import find_foreign_addresses, find_home_places, towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.sex import find_labelled_sex
 from deid_crf.deid.recognizers.signatures import entry_initials
@@ -296,3 +296,43 @@ def test_a_found_name_is_found_again_in_capitals():
     text = "Estimada Sra. Dobre: le citamos.\n-----\nRESGUARDO\nDOBRE, FLORENTINA · 09/03/2026\n"
     spans = propagate_names(text, [span(text, "Dobre", "NOMBRE_SUJETO_ASISTENCIA")])
     assert ("DOBRE", "NOMBRE_SUJETO_ASISTENCIA") in shown(text, spans)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("porque la hija, Emma, vino desde Newcastle y", [("Newcastle", TERRITORY)]),
+        ("llega mañana desde Malmö con su mujer", [("Malmö", TERRITORY)]),
+        ("emigró a Venezuela en 1960", [("Venezuela", "PAIS")]),
+        # a ward or a service is no place
+        ("se trasladó a UCI y vino desde Reanimación", []),
+    ],
+)
+def test_places_after_a_journey(text, want):
+    assert shown(text, find_home_places(text)) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "Ingreso 02/02. Bilirrubina alta el día 4, por lo que se realiza CPRE el 5. TC del 9 sin necrosis.",
+            ["02/02", "5", "9"],
+        ),
+        (
+            "Ingreso el 3 de marzo. Hemocultivos del 16 sin crecimiento; regreso previsto el 28.",
+            ["3 de marzo", "16", "28"],
+        ),
+        # MEDDOCAN's treatment days, ordinals, counts, units and a year after a month are none
+        ("Alta 12/03/2024. En el día 12 se apreció mejoría; en el 7.o día y el 3.er ciclo.", ["12/03/2024"]),
+        # (a month and a two-digit year are one written date)
+        (
+            "Alta 12/03/2024. regla del 15, cama del 15, el 30 % y el 2 mg; en noviembre del 23.",
+            ["12/03/2024", "noviembre del 23"],
+        ),
+        # a note without any other date: a bare number is something else
+        ("Se administra el 5 y luego el 9.", []),
+    ],
+)
+def test_a_day_of_the_month_alone_after_el_or_del(text, want):
+    assert [text[a:b] for a, b, _ in find_dates(text)] == want

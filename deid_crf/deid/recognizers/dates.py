@@ -437,6 +437,37 @@ def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
             yield m.start("date"), m.end("date")
 
 
+# A day of the month alone after "el"/"del", in a note that writes dates (``se realiza CPRE el
+# 5``, ``TC del 9 sin necrosis``, ``Hemocultivos del 16``, ``regreso previsto el 28``): the
+# notes' guide splits annotate all 10 such days as dates. MEDDOCAN writes a treatment's days
+# with ``día`` (``el día 12``, left unannotated there), which this leaves alone, as it does a
+# number with a unit or a percentage, one after a word that counts things (``regla del 15``,
+# ``ciclo``, ``cama``), an ordinal (``el 7.o día``) and a year after a month (``noviembre del 23``).
+_EL_AND_DIGIT = re.compile(rf"(?<!\w)[Dd]?[Ee]l{SP}+\d")
+_BARE_DAY = re.compile(
+    rf"[Dd]?[Ee]l{SP}+(?P<date>\d{{1,2}})(?![\w/:-]|[.,]\w|{SP}*%)"
+    rf"(?!\s*(?:de|del|d['’]|al|a|y|e|o|u|años|anys|anos|días|dias|meses|mes|semanas|horas|h|min|mg|g|kg|ml|cm|mm"
+    rf"|puntos|lpm|rpm|x|por|veces)\b)"
+)
+_COUNTING_WORD_BEFORE = re.compile(
+    rf"(?<!\w)(?i:regla|grado|tipo|nivel|ciclo|cama|habitación|hab\.?|box|fase|estadio|escala|puntuación|puesto"
+    rf"|número|n[º°]|línea|planta|puerta|portal|piso|autobús|bus|carretera|km|paso|apartado|artículo|página"
+    rf"|versión|sala|quirófano|mes|año|{_MONTH}){SP}+\Z"
+)
+
+
+def _bare_days(text: str, found: Anchors) -> Iterator[Span]:
+    if not (found.day_slashes or found.months):
+        return  # a note without any other date: a bare number is something else
+    for m in _EL_AND_DIGIT.finditer(text):
+        day = _BARE_DAY.match(text, m.start())
+        if day is None or not 1 <= int(day.group("date")) <= 31:
+            continue
+        if _COUNTING_WORD_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue
+        yield day.span("date")
+
+
 def _days_alone(text: str, found: Anchors) -> Iterator[Span]:
     """A day alone after a part of the day or in an interval of two days (see above)."""
     for m in _DEL_AND_DIGIT.finditer(text):
@@ -520,6 +551,7 @@ _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _cell_day_month,
     _padded_day_month,
     _days_alone,
+    _bare_days,
     _seasons,
     _named_days,
     _years,

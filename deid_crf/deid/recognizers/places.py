@@ -52,7 +52,14 @@ from deid_crf.deid.recognizers.common import (
     letter_first,
     listed_names,
 )
-from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, STREET_TYPES, UPPER, WORLD_CITIES, normalize
+from deid_crf.gazetteers.spanish import (
+    INSTITUTION_WORDS,
+    SPECIALTY_WORDS,
+    STREET_TYPES,
+    UPPER,
+    WORLD_CITIES,
+    normalize,
+)
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 COUNTRY = "PAIS"
@@ -148,12 +155,19 @@ def towns_before_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]
     return sorted([*spans, *added]) if added else list(spans)
 
 
+_ARRIVING = ("vino", "viene", "vienen", "llega", "llegan", "llegó", "llegará", "regresa", "regresó", "vuelve", "volvió")
+_MOVING = ("emigró", "emigraron", "emigrar", "se trasladó", "se mudó", "se fue", "se marchó", "viajó", "viajará")
 # Opening with the cue's first letter (common.letter_first): re skips to the next
 # letter that can open one in C instead of trying the cues at every position.
 _HOME_CUES = (
     *(f"natural{SP}+de", f"originari[oa]{SP}+de", f"oriund[oa]{SP}+de", f"procedente{SP}+de", f"nacid[oa]{SP}+en"),
     *(f"residente{SP}+en", f"reside{SP}+en", f"residía{SP}+en", f"vive{SP}+en", f"vivía{SP}+en"),
-    *(f"afincad[oa]{SP}+en", f"empadronad[oa]{SP}+en", f"domiciliad[oa]{SP}+en"),
+    *(f"afincad[oa]{SP}+en", f"empadronad[oa]{SP}+en", f"domiciliad[oa]{SP}+en", f"naci[óo]{SP}+en"),
+    # where a relative comes from or the patient went ("la hija vino desde Newcastle", "llega
+    # mañana desde Malmö", "emigró a Venezuela"): in the notes' guide splits 2 places missed
+    # before are found so; MEDDOCAN dev's output does not change
+    *(f"{verb}(?:{SP}+(?:mañana|hoy|ayer|pronto))?{SP}+desde" for verb in _ARRIVING),
+    *(f"{verb}{SP}+a" for verb in _MOVING),
 )
 _HOME_CUE = re.compile(rf"{letter_first(_HOME_CUES)}{SP}+(?P<place>{_NAME})")
 # Words that open a name which is not a place after those cues.
@@ -162,6 +176,9 @@ _NOT_PLACE = (
     INSTITUTION_WORDS - {"de", "del", "la", "las", "los", "el", "y"}
     | {normalize(t.rstrip("./")) for t in STREET_TYPES}
     | {"casa", "urgencias", "planta"}
+    # a ward or a service the patient moves to ("se trasladó a UCI", "vino desde Reanimación")
+    | {normalize(w) for w in SPECIALTY_WORDS}
+    | {"uci", "uvi", "ucip", "ucin", "reanimacion", "quirofano", "hospitalizacion", "observacion", "consultas"}
 )
 
 
