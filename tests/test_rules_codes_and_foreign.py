@@ -336,3 +336,10 @@ def test_places_after_a_journey(text, want):
 )
 def test_a_day_of_the_month_alone_after_el_or_del(text, want):
     assert [text[a:b] for a, b, _ in find_dates(text)] == want
+
+
+def test_a_sex_field_s_value_wins_over_the_model_s_street():
+    text = "Nacimiento: 1986-07-02      Sexo: Emakumea / Mujer\n"
+    spans = RuleLayer().apply(text, [span(text, "Emakumea /", STREET)])
+    assert ("Emakumea", "SEXO_SUJETO_ASISTENCIA") in shown(text, spans)
+    assert all(s.type != STREET for s in spans)

@@ -267,9 +267,13 @@ RECOGNIZERS: dict[str, Recognizer] = {
 # Types not listed here take DEFAULT_OTHER. The record and insurance numbers' rules
 # first too: MEDDOCAN dev is the same under either, and on the notes the model runs a
 # number's span over its label (``NASS 07 1047 2283 19`` as a phone, ``CIPNA 1000638274``
-# as a name), which a union then types by the model's longer span.
+# as a name), which a union then types by the model's longer span. The sex field's rules
+# first too (the stop after 3afdd09): the model reads a bilingual field's values as a street
+# (``Sexo: Emakumea / Mujer``, ``IDADE/SEXO .... 76 anos / Muller``); MEDDOCAN dev's output is
+# the same under either, the notes' dev3 gains those 3 spans. (The age's rules first lost
+# spans on four guide splits.)
 DEFAULT_PRIORITY: dict[str, str] = {t: UNION for r in RECOGNIZERS.values() for t in r.types} | {
-    t: RULES_FIRST for t in (PHONE, FAX, DATE, TERRITORY, INSTITUTION, PATIENT_ID, INSURANCE_ID)
+    t: RULES_FIRST for t in (PHONE, FAX, DATE, TERRITORY, INSTITUTION, PATIENT_ID, INSURANCE_ID, SEX)
 }
 DEFAULT_OTHER = UNION
 
