@@ -330,6 +330,9 @@ def test_places_after_a_journey(text, want):
             "Alta 12/03/2024. regla del 15, cama del 15, el 30 % y el 2 mg; en noviembre del 23.",
             ["12/03/2024", "noviembre del 23"],
         ),
+        # lists of numbers and things counted: teeth, segments, cases, a day count, an ordinal in degrees
+        ("Alta 12/03/2024. Erupcionados el 15 y el 25; el 12 del 13; exodoncia del 24.", ["12/03/2024"]),
+        ("Alta 12/03/2024. Ni en el caso 1 ni en el 2; el 20 día postoperatorio; entre el 5° año.", ["12/03/2024"]),
         # a note without any other date: a bare number is something else
         ("Se administra el 5 y luego el 9.", []),
     ],

@@ -442,17 +442,23 @@ def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
 # notes' guide splits annotate all 10 such days as dates. MEDDOCAN writes a treatment's days
 # with ``día`` (``el día 12``, left unannotated there), which this leaves alone, as it does a
 # number with a unit or a percentage, one after a word that counts things (``regla del 15``,
-# ``ciclo``, ``cama``), an ordinal (``el 7.o día``) and a year after a month (``noviembre del 23``).
+# ``ciclo``, ``cama``), an ordinal (``el 7.o día``, ``el 5° año``), a count of days (``el 20 día
+# postoperatorio``), a day before its month (the written date's) and a year after a month
+# (``noviembre del 23``).
 _EL_AND_DIGIT = re.compile(rf"(?<!\w)[Dd]?[Ee]l{SP}+\d")
 _BARE_DAY = re.compile(
-    rf"[Dd]?[Ee]l{SP}+(?P<date>\d{{1,2}})(?![\w/:-]|[.,]\w|{SP}*%)"
-    rf"(?!\s*(?:de|del|d['’]|al|a|y|e|o|u|años|anys|anos|días|dias|meses|mes|semanas|horas|h|min|mg|g|kg|ml|cm|mm"
-    rf"|puntos|lpm|rpm|x|por|veces)\b)"
+    rf"[Dd]?[Ee]l{SP}+(?P<date>\d{{1,2}})(?![\w/:°-]|[.,]\w|{SP}*[%°]|{SP}*,{SP}*\d)"
+    rf"(?!\s*(?:de|del|d['’]|al|a|y|e|o|u|años|anys|anos|día|dia|días|dias|meses|mes|semanas|horas|h|min|mg|g|kg|ml"
+    rf"|cm|mm|puntos|lpm|rpm|x|por|veces|{_MONTH})\b)",
+    re.IGNORECASE,
 )
 _COUNTING_WORD_BEFORE = re.compile(
     rf"(?<!\w)(?i:regla|grado|tipo|nivel|ciclo|cama|habitación|hab\.?|box|fase|estadio|escala|puntuación|puesto"
     rf"|número|n[º°]|línea|planta|puerta|portal|piso|autobús|bus|carretera|km|paso|apartado|artículo|página"
-    rf"|versión|sala|quirófano|mes|año|{_MONTH}){SP}+\Z"
+    rf"|versión|sala|quirófano|mes|año|pieza|piezas|diente|dientes|molar|exodoncia|segmento|segmentectomía|caso"
+    rf"|casos|grupo|vértebra|costilla|arco|par|{_MONTH})(?:{SP}+(?:en|de))?{SP}+\Z"
+    # or a list of numbers: "el 15 y el 25", "el 12 del 13", "ni en el 2"
+    rf"|(?:\d|(?<!\w)(?:y|o|ni|e|u)(?:{SP}+en)?){SP}+\Z"
 )
 
 
