@@ -346,3 +346,17 @@ def test_a_sex_field_s_value_wins_over_the_model_s_street():
     spans = RuleLayer().apply(text, [span(text, "Emakumea /", STREET)])
     assert ("Emakumea", "SEXO_SUJETO_ASISTENCIA") in shown(text, spans)
     assert all(s.type != STREET for s in spans)
+
+
+def test_from_dev8_a_french_address_passport_and_hospital():
+    text = "Domicilio en Francia: 12 rue des Tisserands, 63000 Clermont-Ferrand (Francia)\n"
+    assert shown(text, find_foreign_addresses(text)) == [
+        ("12 rue des Tisserands", STREET),
+        ("63000", TERRITORY),
+        ("Clermont-Ferrand", TERRITORY),
+    ]
+    text = "Pasaporte francés: 21AX47810          NIE: X4471028Q"
+    assert ("21AX47810", "ID_SUJETO_ASISTENCIA") in shown(text, find_labelled_ids(text))
+    text = "marcapasos implantado en 2022 en el CHU Gabriel-Montpied de Clermont"
+    assert [text[a:b] for a, b, _ in find_foreign_hospitals(text)] == ["CHU Gabriel-Montpied"]
+    assert list(find_foreign_hospitals("el CHUAC y el CHU de guardia")) == []

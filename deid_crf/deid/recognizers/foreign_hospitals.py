@@ -8,7 +8,7 @@ capitalised name is unambiguous:
 
 * the head first, as Romance, German and Polish names write it: ``Ospedale San Raffaele``,
   ``Policlinico di Sant'Orsola``, ``Azienda Ospedaliera …``, ``Hôpital de la
-  Pitié-Salpêtrière``, ``Centre Hospitalier Universitaire de Nantes``, ``Klinikum
+  Pitié-Salpêtrière``, ``Centre Hospitalier Universitaire de Nantes``, ``CHU Gabriel-Montpied``, ``Klinikum
   Großhadern``, ``Universitätsklinikum Heidelberg``, ``Szpital …``, ``Spitalul …``;
 * the head last, as Scandinavian and Dutch names write it: ``Helsingborgs lasarett``,
   ``Karolinska universitetssjukhuset``, ``Odense Universitetshospital``, ``Erasmus
@@ -39,7 +39,7 @@ _LATER_PARTICLE = r"(?:la|le|l['’]|der|am|an|im|St\.?|Saint|Sainte|San|Santa)"
 _HEAD_FIRST = (
     r"(?:Ospedale|Policlinico|Azienda{SP}+Ospedaliera(?:{SP}+Universitaria)?|Istituto{SP}+Clinico|Klinikum"
     r"|Universitätsklinikum|Krankenhaus|Hôpital|Centre{SP}+Hospitalier(?:{SP}+(?:Universitaire|Régional))*"
-    r"|Clinique|Szpital|Spitalul|Hospital{SP}+Universitário|Centro{SP}+Hospitalar)"
+    r"|Clinique|Szpital|Spitalul|Hospital{SP}+Universitário|Centro{SP}+Hospitalar|CHU|CHRU)"
 ).replace("{SP}", SP)
 _HEAD_LAST = r"(?:lasarett(?:et)?|\w*sjukhus(?:et)?|\w*sygehus|\w*sykehus(?:et)?|\w*ziekenhuis|Universitetshospital)"
 _FOREIGN_HOSPITAL = re.compile(
@@ -51,7 +51,7 @@ _FOREIGN_HOSPITAL = re.compile(
 _HEAD_WORDS = (
     *("Ospedal", "Policlinico", "Azienda", "Istituto", "linikum", "Krankenhaus", "Hôpital", "Hospitalier"),
     *("Clinique", "Szpital", "Spitalul", "Universitário", "Hospitalar", "lasarett", "sjukhus", "sygehus"),
-    *("sykehus", "ziekenhuis", "Universitetshospital"),
+    *("sykehus", "ziekenhuis", "Universitetshospital", "CHU "),
 )
 
 

@@ -108,7 +108,7 @@ FIELDS: tuple[Field, ...] = (
     Field(rf"(?i:historia{SP}+cl[ií]nica)", PATIENT_ID, word=True, opens="h"),
     # "pasaporte AW718233", "pasaporte colombiano AW718233": a nationality may come between.
     Field(
-        rf"(?i:pasaporte)(?:{SP}+(?-i:[a-zñáéíóú]+(?:an[oa]|ñ[oa]|[ei]s[ae]?|í|in[oa]|c[oa])))?",
+        rf"(?i:pasaporte)(?:{SP}+(?-i:[a-zñáéíóú]+(?:an[oa]|ñ[oa]|[eéi]s[ae]?|í|in[oa]|c[oa])))?",
         PATIENT_ID,
         word=True,
         shape=r"[A-Z]{1,3}[0-9]{6,9}",

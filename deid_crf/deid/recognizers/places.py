@@ -530,7 +530,8 @@ _HOME_LABEL = (
 )
 _FOREIGN_STREET = (
     rf"(?:[{UPPER}][^\W\d_]+(?:[ -][\w'’.]+){{0,4}}?{SP}+[1-9]\d{{0,3}}(?:{SP}?[A-Za-z])?"
-    rf"|[1-9]\d{{0,3}}[a-z]?{SP}+[{UPPER}][^\W\d_]+(?:{SP}+[{UPPER}][^\W\d_]+){{0,3}})(?![\w/])"
+    # the number first, maybe a lower-case type and article before the name ("12 rue des Tisserands")
+    rf"|[1-9]\d{{0,3}}[a-z]?{SP}+(?:[a-zé]+{SP}+){{0,2}}[{UPPER}][^\W\d_]+(?:{SP}+[{UPPER}][^\W\d_]+){{0,3}})(?![\w/])"
 )
 _FOREIGN_ADDRESS = re.compile(
     rf"{_HOME_LABEL}(?P<street>{_FOREIGN_STREET}),{SP}*"
