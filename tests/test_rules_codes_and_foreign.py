@@ -360,3 +360,18 @@ def test_from_dev8_a_french_address_passport_and_hospital():
     text = "marcapasos implantado en 2022 en el CHU Gabriel-Montpied de Clermont"
     assert [text[a:b] for a, b, _ in find_foreign_hospitals(text)] == ["CHU Gabriel-Montpied"]
     assert list(find_foreign_hospitals("el CHUAC y el CHU de guardia")) == []
+
+
+def test_joined_capitals_that_are_a_span_of_their_own_join_the_code_without_overlap():
+    """(Hypothesis found it: "NHC: A0:" with "A" and "0" two spans gave two overlapping ones.)"""
+    text = "NHC: A0:"
+    spans = [PHISpan(5, 6, "ID_SUJETO_ASISTENCIA", 0.9, MODEL), PHISpan(6, 7, "ID_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    assert [(s.start, s.end) for s in labels_cut_from_ids(text, spans)] == [(5, 7)]
+    text = "(nº de federado\nFMAS-23-04412)"
+    spans = [span(text, "FMAS", "INSTITUCION"), span(text, "-23-04412", "NUMERO_IDENTIF")]
+    assert shown(text, labels_cut_from_ids(text, spans)) == [("FMAS-23-04412", "NUMERO_IDENTIF")]
+    # a span that reaches before the letters keeps them, and the code stays as it is
+    text = "el Hospital XY0815 ingresa"
+    spans = [span(text, "Hospital XY", "HOSPITAL"), span(text, "0815", "ID_SUJETO_ASISTENCIA")]
+    kept = [("Hospital XY", "HOSPITAL"), ("0815", "ID_SUJETO_ASISTENCIA")]
+    assert shown(text, labels_cut_from_ids(text, spans)) == kept

@@ -393,6 +393,7 @@ _BIOMETRIC_CODE = re.compile(
     r"(?<![\w/.,:-])(?=(?:[A-Z-]*[0-9]){4})[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w/.,:-]\w|[/.,-]?[0-9])"
 )
 _BIOMETRIC_WIDTH = 60
+_DATE_LIKE = re.compile(r"[0-9]{1,2}-[0-9]{1,2}-[0-9]{2,4}|(?:19|20)[0-9]{2}")
 _SENTENCE_END = re.compile(r"[.;](?:\s|$)|\n")
 
 
@@ -412,9 +413,6 @@ def find_biometric_codes(text: str) -> Iterator[Match]:
         if code := _BIOMETRIC_CODE.search(window):
             if len(code.group()) >= 6 and not _DATE_LIKE.fullmatch(code.group()):
                 yield word.end() + code.start(), word.end() + code.end(), BIOMETRIC_ID
-
-
-_DATE_LIKE = re.compile(r"[0-9]{1,2}-[0-9]{1,2}-[0-9]{2,4}|(?:19|20)[0-9]{2}")
 
 
 # Collegiate numbers: province code twice and five digits, "28 28 20943", "08-08-25574".
@@ -464,7 +462,14 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             if (prefix := _JOINED_PREFIX.search(text, max(0, span.start - 16), span.start)) and (
                 prefix.group("letters").upper() not in _PREFIX_LABELS
             ):
-                span = replace(span, start=prefix.start(), source=RULE)
+                if out and out[-1].end > prefix.start():
+                    # the letters are a span of their own ("FMAS" of "FMAS-23-04412" as a
+                    # body): the code takes it in; a span reaching before them stays as it is
+                    if out[-1].start >= prefix.start():
+                        out.pop()
+                        span = replace(span, start=prefix.start(), source=RULE)
+                else:
+                    span = replace(span, start=prefix.start(), source=RULE)
         out.append(span)
     return out
 

@@ -383,9 +383,9 @@ _TITLED_NAME = re.compile(
     rf"(?<![\w.])(?:Dr|Dra|Dr\.ª|Doctor|Doctora)\.?{SP}+"
     rf"(?P<name>{_LONG_WORD}(?:{SP}+(?:(?:de|del|de{SP}la|y|i){SP}+)?{_LONG_WORD}){{0,3}})(?![\w/-])"
 )
-# Words that end the name: a header's next field on the same line ("Dr. Luis Moyano Calvo
-# Correo electrónico: …", "… Sección de Urología").
-_AFTER_TITLED_NAME = frozenset(
+# Words that end the name: those that end a name in a field, and a header's next field on the
+# same line ("Dr. Luis Moyano Calvo Correo electrónico: …", "… Sección de Urología").
+_AFTER_TITLED_NAME = _NOT_NAME_WORDS | frozenset(
     "correo correos email mail direccion seccion servicio departamento unidad tel telefono movil fax col nºcol".split()
 )
 _PLACE_HEAD_BEFORE = re.compile(
@@ -409,7 +409,7 @@ def find_titled_staff(text: str) -> Iterator[Match]:
             continue
         end = m.start("name")
         for word in _NAME_WORD.finditer(text, m.start("name"), m.end("name")):
-            if normalize(word.group()) in _NOT_NAME_WORDS or normalize(word.group()) in _AFTER_TITLED_NAME:
+            if normalize(word.group()) in _AFTER_TITLED_NAME:
                 break
             end = word.end()
         if end > m.start("name"):
