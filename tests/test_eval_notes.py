@@ -134,6 +134,7 @@ SPLIT_ROW = r"^\| (\w+) \(`markup/\w+/`\) \| (\d+) \| (\d+) \|"
 FILE_ROW = r"^\| ([a-z]+-\d+) \| (\w+) \| [^|]+ \| (\d+) \|"
 # one count per split, in SPLITS order
 TYPE_ROW = r"^\| ([A-Z_]+)" + r" \| (\d+)" * len(SPLITS) + r" \|$"
+TOTAL_ROW = r"^\| (all types)" + r" \| (\d+)" * len(SPLITS) + r" \|$"
 
 
 def readme_rows(pattern: str) -> list[tuple[str, ...]]:
@@ -157,6 +158,8 @@ def test_readme_counts_match_the_markup():
     per_type = {row[0]: tuple(map(int, row[1:])) for row in readme_rows(TYPE_ROW)}
     totals = {s: sum(files.values(), collections.Counter()) for s, files in counts.items()}
     assert per_type == {kind: tuple(totals[s][kind] for s in SPLITS) for kind in MEDDOCAN_TYPES}
+    (all_types,) = readme_rows(TOTAL_ROW)
+    assert tuple(map(int, all_types[1:])) == tuple(sum(totals[s].values()) for s in SPLITS)
 
 
 def ngrams(texts: list[str], n: int = NGRAM) -> set[tuple[str, ...]]:

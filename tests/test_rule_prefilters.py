@@ -669,8 +669,10 @@ def test_a_text_with_rare_line_breaks_is_searched_with_sp_itself(which, monkeypa
     name = {"body": "_body", "organisation": "_organisation"}[which]
     finder = {"body": find_institutions, "organisation": find_organisations}[which]
     build = getattr(institutions, name)
-    rng = random.Random(59)
-    texts = [t.replace(" ", rng.choice(common.RARE_LINE_BREAKS)) for t in _body_and_head_texts(rng, 3000)]
+    rng = random.Random(61)
+    # 6000 texts: about one in a thousand tells the classes apart (3000 of seed 59 held none
+    # after the heads of the stop after d8896ba were added)
+    texts = [t.replace(" ", rng.choice(common.RARE_LINE_BREAKS)) for t in _body_and_head_texts(rng, 6000)]
     found = [list(finder(t)) for t in texts]
     for always in (True, False):
         monkeypatch.setattr(institutions, name, lambda rare_line_breaks=False, always=always: build(always))

@@ -141,7 +141,7 @@ _HEADS = (
     "Federación",
     "Juzgado",
     "Jutjat",
-    "Tribunal Superior",
+    "Tribunal",
     "Audiencia Provincial",
     "Inspección de Trabajo",
     "Inspecció de Treball",
@@ -166,6 +166,9 @@ _HEADS = (
     "Tesorería General",
     "Subdelegación",
     "Delegación",
+    "Instituto de Medicina Legal",
+    "Autoridad Portuaria",
+    "Sector",
     "Dirección General",
     "Dirección Provincial",
     "Instituto Nacional",
@@ -216,7 +219,9 @@ _ELIDED = r"(?i:d['’]|de{SP}+l['’]|l['’])"  # "de l'Ajuntament", "d'Osona"
 # ("Universidad de Alcalá E-mail: …", "Universidad de Navarra Avda. Pío XII").
 _NEXT_ITEM = (
     r"(?!(?i:e-?mail|correo|tel|tfno|teléfono|fax|hospital|servicio|servei|departamento|código|cp|edificio"
-    r"|apartado|centro|clínica|unidad|complejo|" + "|".join(re.escape(t.rstrip("./")) for t in STREET_TYPES) + r")\b)"
+    r"|apartado|centro|clínica|unidad|complejo|ciudad de la justicia|"
+    + "|".join(re.escape(t.rstrip("./")) for t in STREET_TYPES)
+    + r")\b)"
 )
 _OTHER_BODY = r"(?!(?i:ayuntamiento|ajuntament|concello|" + "|".join(_flexible(h) for h in _HEADS) + r")\b)"
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’·.-][^\W_]+)*|\d{{1,3}})"

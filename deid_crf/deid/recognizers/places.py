@@ -413,6 +413,21 @@ def _towns_by_first_word() -> dict[str, tuple[str, ...]]:
     return {word: tuple(sorted(group, key=len, reverse=True)) for word, group in by_first.items()}
 
 
+def is_place_name_at(text: str, start: int) -> bool:
+    """A listed municipality, city abroad, country or Spanish region (as the lists write
+    it, in any case) begins at ``start`` and ends a word there."""
+    first = _FIRST_WORD.match(text, start)
+    if first is None:
+        return False
+    key = _key(first.group())
+    for by_first in (_towns_by_first_word(), _countries_by_first_word(), _regions_by_first_word()):
+        for name in by_first.get(key, ()):
+            end = start + len(name)
+            if _key(text[start:end]) == _key(name) and not (end < len(text) and is_word_char(text[end])):
+                return True
+    return False
+
+
 def find_towns_after_prepositions(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
     """Every municipality name (see :data:`TOWN_LISTS`) or city abroad, as listed or in
     capitals, right after a preposition; ``words``: see :func:`_find_listed`."""

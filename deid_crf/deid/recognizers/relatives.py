@@ -110,7 +110,10 @@ _QUALIFIER = (
 _BEFORE = (
     r"(?:^|[\n\r(\[;:,.\-–—•|·]|\b(?:el|la|los|las|un|una|unos|unas|su|sus|mi|mis|tu|tus|nuestr[oa]s?"
     r"|a|al|de|del|con|por|para|sin|entre|y|e|o|u|ni|como|según|que|otro|otra|otros|otras"
-    r"|seva|seves|seua|seues|seu|seus|i|amb|súa|súas|coa|co|cos|coas|da|do|das|meu|miña)\b)"
+    r"|seva|seves|seua|seues|seu|seus|i|amb|súa|súas|coa|co|cos|coas|da|do|das|meu|miña"
+    # Catalan and Galician articles ("els néts", "dels fills", "os netos"), and the elided
+    # "l'" and "d'" of Catalan ("l'esposa", "d'una germana": the apostrophe after the word)
+    r"|els|les|als|dels|pels|os|as)\b|(?<![^\W\d_])[LlDd]['’])"
 )
 # A numeral is guard enough: "tiene dos hijos".
 _KIN_PHRASE = re.compile(
@@ -154,15 +157,15 @@ def _phrase_starts(text: str, kin_words: Sequence[re.Match[str]] | None = None) 
     """Every position, ascending, where :data:`_KIN_PHRASE` can begin: within reach of
     a kinship word, which a match holds as a whole word, with before it at most a
     numeral, a word of :data:`_BEFORE` (or one of its marks) and the spaces around
-    them. Walking back over any spaces, word, spaces, word, spaces and one character
-    more reaches at least that far."""
+    them. Walking back over any spaces, word, spaces, word, spaces and two characters
+    more (an elided article: ``l'``) reaches at least that far."""
     next_start = 0
     for m in _KIN_AT.finditer(text) if kin_words is None else kin_words:
         i = m.start()
         for is_skipped in (str.isspace, is_word_char, str.isspace, is_word_char, str.isspace):
             while i and is_skipped(text[i - 1]):
                 i -= 1
-        yield from range(max(i - 1, next_start), m.start() + 1)
+        yield from range(max(i - 2, next_start), m.start() + 1)
         next_start = m.start() + 1
 
 
@@ -196,7 +199,7 @@ _PARTNER = re.compile(
 # notes that use it ("la dona no té telèfon", "A dona faleceu en 2019"); Spanish has "dona"
 # only as a verb, after a pronoun or a name.
 # (The word is looked for first, then the article before it: few texts hold "dona".)
-_DONA = re.compile(rf"dona(?![\w\-:])(?!{SP}*:)")
+_DONA = re.compile(rf"(?:dona|muller)(?![\w\-:])(?!{SP}*:)")
 _DONA_ARTICLE_BEFORE = re.compile(rf"(?<!\w)(?:[Ll]a|[Aa]|[Dd]a){SP}+\Z")
 
 

@@ -153,3 +153,41 @@ def entry_initials(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         if signing[text[start:end]] >= 2 and not any(s.start < end and s.end > start for s in out):
             out.append(PHISpan(start, end, STAFF, 1.0, RULE))
     return sorted(out)
+
+
+# Capital initials that are a staff member's named in the same note (``Dra. Marta Álvarez
+# Gil`` … ``MAG``; ``Leyenda de firmas: HLP = Hugo Leganés Prieto``), where a signature
+# stands: alone on their line (an entry's close), before ``=`` (a legend of signatures) or
+# after ``por`` (``comprobado por BS y CG``). The initials are a staff span's capitalised
+# words' (particles left out): all of them, or the first two or three. Elsewhere in a note
+# the same capitals are far more often a clinical acronym (``PCR`` of a Pedro Castro Ruiz).
+_PARTICLE_WORDS = frozenset(("de", "del", "la", "las", "los", "y", "i", "e", "da", "do", "dos", "das"))
+_STAFF_NAME_WORD = re.compile(rf"[{UPPER}][^\W\d_]*")
+_SIGNING_INITIALS = re.compile(
+    rf"^{SP}*{_BOLD}(?P<alone>{_INITIALS}){_BOLD}{SP}*\.?{SP}*$"
+    rf"|(?<![\w.])(?P<legend>{_INITIALS}){SP}*={SP}*[{UPPER}]"
+    rf"|(?<!\w)(?i:por){SP}+(?P<by>{_INITIALS})(?:{SP}+[ye]{SP}+(?P<and>{_INITIALS}))?(?![\w.])",
+    re.MULTILINE,
+)
+
+
+def _initials_of(name: str) -> set[str]:
+    letters = "".join(m.group()[0] for m in _STAFF_NAME_WORD.finditer(name) if m.group().lower() not in _PARTICLE_WORDS)
+    return {letters, letters[:2], letters[:3]} if len(letters) >= 2 else set()
+
+
+def staff_initials(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with a staff span on capital initials where a signature stands that are
+    those of a staff member named in the note (see above), where no span reaches over them."""
+    initials = set().union(*(_initials_of(text[s.start : s.end]) for s in spans if s.type == STAFF))
+    if not initials:
+        return list(spans)
+    out = list(spans)
+    for m in _SIGNING_INITIALS.finditer(text):
+        for group in ("alone", "legend", "by", "and"):
+            start, end = m.span(group)
+            if start < 0 or text[start:end] not in initials:
+                continue
+            if not any(s.start < end and s.end > start for s in out):
+                out.append(PHISpan(start, end, STAFF, 1.0, RULE))
+    return sorted(out)

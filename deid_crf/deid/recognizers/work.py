@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -43,7 +44,8 @@ from deid_crf.deid.recognizers.common import (
     line_before,
     starts_before,
 )
-from deid_crf.gazetteers.spanish import OCCUPATION_STEMS, UPPER
+from deid_crf.deid.recognizers.places import is_place_name_at
+from deid_crf.gazetteers.spanish import MONTHS, OCCUPATION_STEMS, SPECIALTY_WORDS, UPPER, WEEKDAYS, normalize
 from deid_crf.text.spans import RULE, PHISpan
 
 PROFESSION = "PROFESION"
@@ -404,3 +406,57 @@ def employers_after_jobs(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         if after_job or _AFTER_WORK_VERB.search(text, line, span.start):
             out[i] = replace(span, type=OTHER_SUBJECT, source=RULE)
     return out
+
+
+# An employer the model left unmarked, right after a job (a PROFESION span), a verb of
+# working or ``jubilado de`` and ``en``/``para``/``de`` (``informático en Porcelanosa``,
+# ``trabaja como repartidor para Glovo``, ``trabajó treinta años para Rolls-Royce``,
+# ``Maquinista jubilado de RENFE``): the capitalised words there, OTROS_SUJETO_ASISTENCIA
+# (P28.1), where no span begins. A place (a country, a Spanish region or municipality, a
+# city abroad: ``trabaja en Francia``), a hospital or health centre, a hospital's service
+# (``trabaja en Urgencias``), a weekday or a month are left alone.
+_WORKED_AT = re.compile(
+    rf"(?<!\w)(?:{_WORK_VERB}(?:{SP}+(?:como|de){SP}+[^\W\d_]+(?:{SP}+[^\W\d_]+){{0,2}}?)?{_AT}"
+    rf"|(?:pre)?jubilad[oa]{SP}+de(?:{SP}+(?:la|el|los|las))?{SP}+)",
+    re.IGNORECASE,
+)
+_EMPLOYER_WORD = rf"[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
+_EMPLOYER_NAME = re.compile(
+    rf"{_EMPLOYER_WORD}(?:{SP}+(?:(?:de|del|y|e|&|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?{_EMPLOYER_WORD}){{0,4}}"
+    rf"(?![\w-])"
+)
+_NOT_EMPLOYER_WORDS = frozenset(
+    normalize(w)
+    for w in (
+        *SPECIALTY_WORDS,
+        *WEEKDAYS,
+        *MONTHS,
+        *"urgencias uci reanimación quirófano planta casa domicilio consulta".split(),
+    )
+)
+
+
+def employers_named_after_work(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted) with an OTROS_SUJETO_ASISTENCIA span added for each capitalised
+    name right after a job, a verb of working or ``jubilado de`` where no span begins
+    (see above)."""
+    cues = [m.end() for m in _WORKED_AT.finditer(text)]
+    cues += [m.end() for s in spans if s.type == PROFESSION and (m := _AFTER_JOB.match(text, s.end))]
+    if not cues:
+        return list(spans)
+    starts = [s.start for s in spans]
+    added = []
+    for start in sorted(set(cues)):
+        m = _EMPLOYER_NAME.match(text, start)
+        if m is None:
+            continue
+        end = m.end()
+        after = bisect_left(starts, start)
+        if (after < len(spans) and spans[after].start < end) or (after and spans[after - 1].end > start):
+            continue  # a span is there already (employers_after_jobs retypes it)
+        if _HEALTH_HEAD.match(text, start) or normalize(m.group().split()[0]) in _NOT_EMPLOYER_WORDS:
+            continue
+        if is_place_name_at(text, start):
+            continue
+        added.append(PHISpan(start, end, OTHER_SUBJECT, 1.0, RULE))
+    return sorted([*spans, *added]) if added else list(spans)
