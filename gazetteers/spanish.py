@@ -322,6 +322,18 @@ NATIONAL_BODIES = (
     "Accem",
     "CEAR",
     "Instituto Nacional de Gestión Sanitaria",
+    "Sanidad Exterior",
+    "Organización Nacional de Trasplantes",
+    "ONT",
+    # ombudsmen, national and regional, who take patients' complaints
+    "Defensor del Pueblo",
+    "Defensor del Paciente",
+    "Procurador del Común",
+    "Síndic de Greuges",
+    "Ararteko",
+    "Valedor do Pobo",
+    "Justicia de Aragón",
+    "Diputado del Común",
     # emergency medical services (the notes' convention 9: "SEM/SAMU 061" INSTITUCION)
     "SEM",
     "SEM 061",

@@ -60,6 +60,7 @@ from deid_crf.deid.recognizers.common import (
     Match,
 )
 from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.dictation import find_dictated_numbers
 from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
 from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, organisations
@@ -217,6 +218,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
             "biometric", (BIOMETRIC_ID,), find_biometric_codes, "the code after huella dactilar, firma biométrica…"
         ),
         Recognizer("date", (DATE,), find_dates, "numeric, ISO, Roman-month and written dates"),
+        Recognizer(
+            "dictated_number",
+            (PATIENT_ID, INSURANCE_ID, PHONE, COLLEGIATE_ID, OTHER_SUBJECT),
+            find_dictated_numbers,
+            "a number dictated in words after its label: historia número uno cuatro siete …",
+        ),
         Recognizer("institution", (INSTITUTION,), find_institutions, "health services, national bodies, town councils"),
         Recognizer("hospital_acronym", (HOSPITAL,), find_hospital_acronyms, "hospital acronyms alone: del HUCA"),
         Recognizer(
@@ -500,6 +507,8 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         end -= 1
     while (tail := _TRAILING_FUNCTION_WORD.search(text, span.start, end)) and tail.start() > span.start:
         end = tail.start()
+    if span.type == STREET and (run_on := _STREET_RUNS_ON.search(text, span.start, end)):
+        end = run_on.start()  # after the function word: "…, barrio del"
     person = span.type in NAME_TYPES or span.type == RELATIVE
     if person and (title := _TRAILING_TITLE.search(text, span.start, end)) and title.start() > span.start:
         end = title.start()  # "su hija Dña. Inmaculada …": the title opens the next name
@@ -527,6 +536,12 @@ _ORGANISATION_RUNS_ON = re.compile(
     rf"{SP}+(?:por{SP}|(?:los|el){SP}+(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?)(?!\w)"
     rf"|del{SP}+\d)"
 )
+
+
+# A street's span that runs on into the next part of the address, its neighbourhood's
+# generic word ("c/ General Villalba, 31, 2.º, barrio del Real"): no CALLE span of MEDDOCAN
+# train and dev ends so.
+_STREET_RUNS_ON = re.compile(rf",{SP}*(?i:barrio|barriada|bº|urbanización|urb\.?)$")
 
 
 # The dot of an age's abbreviated unit ("81 a.", "51 a."): the notes leave it out, and no

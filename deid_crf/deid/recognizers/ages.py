@@ -83,7 +83,7 @@ _IN_WORDS = re.compile(
 _BIRTH_DATE_FIRST = rf"(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*/{SP}*)?"
 _LABELLED = re.compile(
     rf"{letter_first(AGE_LABELS)}(?i:(?:/(?:sexo|sexe|sexua))?{SP}*(?::|\.{{2,}}|\|)?{SP}*{_BIRTH_DATE_FIRST}"
-    rf"(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte)(?!\w))?)"
+    rf"(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte|years)(?!\w))?)"
     rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días)))"
 )
 # The age in brackets after a birth date (``F. nac.: 15.04.1939 (85)``, ``nacida el

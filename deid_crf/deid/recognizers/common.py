@@ -34,7 +34,8 @@ DATE = "FECHAS"
 STREET = "CALLE"
 
 # An age field's label in Spanish, Catalan, Galician and Basque (ages and sex fields).
-AGE_LABELS = ("edad", "edat", "idade", "adina")
+# English too: a foreign patient's record may keep its fields (``Age: 67 years · Sex: male``).
+AGE_LABELS = ("edad", "edat", "idade", "adina", "age")
 
 # Spaces that do not break a line. U+2028 and U+2029 are left out by a lookahead, not in
 # the class: a class holding a character above U+00FF and more than two runs of

@@ -185,8 +185,9 @@ _NOT_A_QUANTITY = (
 _DATE_IN_WORDS = re.compile(
     rf"(?<!\w)(?:(?:{_WEEKDAY}),?{SP}+)?(?:{number_words.DAY_OF_MONTH}){_OF}(?:{'|'.join(_MONTH_NAMES)})"
     # after a day and a month the number is the year, whatever follows it ("… de dos mil
-    # veinticinco paciente …", dictated without punctuation)
-    rf"(?:{SP}+de(?:l)?{SP}+(?:(?:19|20)\d\d|{number_words.YEAR}))?(?!\w)",
+    # veinticinco paciente …", dictated without punctuation), after "del" also its last two
+    # digits ("once de junio del ochenta y tres")
+    rf"(?:{SP}+de(?:l)?{SP}+(?:(?:19|20)\d\d|{number_words.YEAR})|{SP}+del{SP}+{number_words.BELOW_HUNDRED})?(?!\w)",
     re.IGNORECASE,
 )
 _YEAR_IN_WORDS = re.compile(rf"(?<!\w)(?P<date>(?:año{SP}+)?{number_words.YEAR}){_NOT_A_QUANTITY}", re.IGNORECASE)

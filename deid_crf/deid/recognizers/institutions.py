@@ -166,6 +166,13 @@ _HEADS = (
     "Tesorería General",
     "Subdelegación",
     "Delegación",
+    # a foreign state's mission, named with its country and its seat (dev8 decision 10)
+    "Consulado General",
+    "Consulado",
+    "Consolat General",
+    "Consolat",
+    "Embajada",
+    "Ambaixada",
     "Instituto de Medicina Legal",
     "Autoridad Portuaria",
     "Sector",
@@ -266,7 +273,7 @@ _CENTRE_HEADS = (
 def _health_centre() -> re.Pattern[str]:
     return re.compile(
         rf"(?<![\w-])(?P<head>(?i:{by_first_letter([_flexible(h) for h in _CENTRE_HEADS])})"
-        rf"|CAP|CS|ABS|EAP|CSM|USM|PAC|ASSIR)"
+        rf"|CAP|CS|C\.{{SP}}?S\.|ABS|EAP|CSM|USM|PAC|ASSIR)"
         rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+){_NEXT_ITEM}{_NAME_WORD})+)".replace("{SP}", SP)
     )
 
@@ -312,6 +319,12 @@ _PLACE_NAME = (
 _AREA_LIST = re.compile(rf"(?:(?:,{SP}+{_PLACE_NAME})+{SP}+(?:e|y|i)|{SP}+(?:e|i)){SP}+{_PLACE_NAME}(?![\w-])")
 
 
+# Where a delegation or a foreign mission sits is part of its name ("Subdelegación del
+# Gobierno en Huesca", "Consulado General de Marruecos en Madrid": the notes, 3 of 3).
+_SEATED_HEAD = re.compile(r"(?i:subdelegación|delegación|consulado|consolat|embajada|ambaixada)\b")
+_SEAT = re.compile(rf"{SP}+(?:en|a){SP}+(?![iy]{SP}){_TOWN}(?:{SP}+de{SP}+{_TOWN})?(?![\w-])")
+
+
 def find_organisations(text: str) -> Iterator[Match]:
     """Bodies named by a head noun and a proper name (see the module)."""
     starts = [m.start() for m in _HEAD_STARTS.finditer(text)]
@@ -324,6 +337,8 @@ def find_organisations(text: str) -> Iterator[Match]:
             and not _HOSPITAL_NAME.match(m.group("name"))
         ):
             towns = _AREA_LIST.match(text, m.end()) if _AREA_HEAD.fullmatch(m.group("head")) else None
+            if towns is None and _SEATED_HEAD.match(m.group("head")):
+                towns = _SEAT.match(text, m.end())
             yield m.start(), towns.end() if towns else m.end(), INSTITUTION
     if any(head in text for head in _BASQUE_HEADS):
         for m in _BASQUE_ORGANISATION.finditer(text):

@@ -190,7 +190,7 @@ _AGE_AFTER_RELATIVE = re.compile(rf"{SP}*,?{SP}*(?:de|con){SP}+")
 # the Basque ``ama`` (mother; Spanish ``ama de casa``): ``su ama fue intervenida``.
 _POSSESSIVE = r"(?:su|sus|mi|mis|tu|seva|seua|seu|súa|sua|nuestr[oa])"
 _PARTNER = re.compile(
-    rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|compañer[oa]{SP}+sentimental"
+    rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|novi[oa]|compañer[oa]{SP}+sentimental"
     rf"|ama(?!{SP}+de{SP}+(?:casa|llaves|cr[ií]a)))"
     rf"(?![\w\-:])(?!{SP}*:)",
     re.IGNORECASE,

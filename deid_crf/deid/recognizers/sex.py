@@ -14,11 +14,11 @@ from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first
 
 SEX = "SEXO_SUJETO_ASISTENCIA"
 
-_LABELS = ("sexo", "sexe", "sexua", "xénero", "xenero", "género", "genero", "generoa")
+_LABELS = ("sexo", "sexe", "sexua", "xénero", "xenero", "género", "genero", "generoa", "sex")
 _LABEL = f"(?:{'|'.join(_LABELS)})"
 _VALUE = (
     r"(?:varón|varon|hombre|mujer|masculino|femenino|home|dona|masculí|femení|muller|gizona|gizon|emakumea"
-    r"|emakume|[HMVDF])"
+    r"|emakume|male|female|[HMVDF])"
 )
 # The field's ":" or dot leaders (``Sexe ........ H``).
 _SEPARATOR = rf"{SP}*(?::|\.{{2,}}){SP}*"

@@ -1,0 +1,109 @@
+"""Rules for forms the tenth guide split (dev9) showed: numbers dictated in words after
+their label, a two-digit year in words, English age and sex fields, a delegation or a
+foreign mission with its seat, a health centre written ``C.S.``, a partner called ``novia``,
+a street's span that runs on into its neighbourhood, ombudsmen and national bodies."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_crf.deid.recognizers.ages import find_labelled_ages
+from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.dictation import find_dictated_numbers
+from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, find_organisations
+from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.sex import find_labelled_sex
+from deid_crf.deid.rules import rule_layer
+from deid_crf.text.spans import MODEL, PHISpan
+
+DICTATION = (
+    "paciente dos puntos ginés meroño historia número uno cuatro siete siete dos cero nueve tarjeta sanitaria "
+    "m r c a siete cuatro cero seis uno uno tres tres afiliación a la seguridad social treinta barra uno cero "
+    "nueve ocho siete barra dos uno coma vive en alcantarilla teléfono seis seis ocho cuarenta y uno veintidós "
+    "noventa punto y aparte la aseguradora pide informe para el siniestro cero siete tres cuatro cuatro uno "
+    "nueve punto dicta la doctora sandoval colegiada número tres cero tres cero uno ocho cuatro siete dos"
+)
+
+
+def test_numbers_dictated_in_words_after_their_label():
+    found = [(DICTATION[a:b], kind) for a, b, kind in find_dictated_numbers(DICTATION)]
+    assert found == [
+        ("uno cuatro siete siete dos cero nueve", "ID_SUJETO_ASISTENCIA"),
+        ("m r c a siete cuatro cero seis uno uno tres tres", "ID_SUJETO_ASISTENCIA"),
+        ("treinta barra uno cero nueve ocho siete barra dos uno", "ID_ASEGURAMIENTO"),
+        ("seis seis ocho cuarenta y uno veintidós noventa", "NUMERO_TELEFONO"),
+        ("cero siete tres cuatro cuatro uno nueve", "OTROS_SUJETO_ASISTENCIA"),
+        ("tres cero tres cero uno ocho cuatro siete dos", "ID_TITULACION_PERSONAL_SANITARIO"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "revisar la historia número uno del archivo",  # one number word
+        "el teléfono dos veces al día",  # two
+        "cuatro cinco seis siete ocho sin etiqueta delante",  # no label
+    ],
+)
+def test_few_number_words_or_no_label_are_no_dictated_number(text):
+    assert list(find_dictated_numbers(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("nacido en cartagena el once de junio del ochenta y tres vive en", ["once de junio del ochenta y tres"]),
+        # "de" + two digits in words is not a year: only "del" says so
+        ("ingresado el once de junio de tres pacientes", ["once de junio"]),
+    ],
+)
+def test_a_year_dictated_by_its_last_two_digits(text, want):
+    assert [text[a:b] for a, b, _ in find_dates(text)] == want
+
+
+def test_english_age_and_sex_fields():
+    text = "Patient: Mr. Oliver Whitcombe\nAge: 67 years · Sex: male\n"
+    assert [text[a:b] for a, b, _ in find_labelled_ages(text)] == ["67 years"]
+    assert [text[a:b] for a, b, _ in find_labelled_sex(text)] == ["male"]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "inscrito en el Consulado General de Marruecos en Madrid; se entrega",
+            "Consulado General de Marruecos en Madrid",
+        ),
+        ("denegada por la Subdelegación del Gobierno en Huesca el 27", "Subdelegación del Gobierno en Huesca"),
+        ("el Consulado de Colombia en Santa Cruz de Tenerife.", "Consulado de Colombia en Santa Cruz de Tenerife"),
+        # a list of towns after "en" is not the seat
+        ("Delegación de Hacienda en Sevilla y Madrid", "Delegación de Hacienda en Sevilla"),
+        # a body of another head keeps its name without "en …"
+        ("Juzgado de Guardia de Lorca en Murcia", "Juzgado de Guardia de Lorca"),
+    ],
+)
+def test_a_delegation_or_a_mission_with_its_seat(text, want):
+    assert [text[a:b] for a, b, _ in find_organisations(text)] == [want]
+
+
+def test_a_health_centre_written_with_dotted_initials():
+    text = "COPIA A : DRA. L. PEREDA - C.S. GAMONAL ANTIGUA\nseguimiento en el C. S. Delicias."
+    assert [text[a:b] for a, b, _ in find_health_centres(text)] == ["C.S. GAMONAL ANTIGUA", "C. S. Delicias"]
+
+
+def test_ombudsmen_and_national_bodies():
+    text = "puede dirigirse al Procurador del Común; consulta en Sanidad Exterior; registro ONT n.º EX24-0193."
+    assert [text[a:b] for a, b, _ in find_institutions(text)] == ["Procurador del Común", "Sanidad Exterior", "ONT"]
+
+
+def test_a_partner_called_novia_after_a_possessive():
+    text = "Vive con su novia, Sheila, que ha estado con él. La novia de su hermano no."
+    # the name after it and a comma is hers; "La novia" (an article) is no one's partner here
+    assert [text[s.start : s.end] for s in relatives(text, [])] == ["novia", "Sheila", "hermano"]
+
+
+def test_a_street_span_that_runs_on_into_its_neighbourhood_is_cut():
+    text = "Domicilio: c/ General Villalba, 31, 2.º, barrio del Real, Melilla"
+    model = [PHISpan(11, text.index(" del Real"), "CALLE", 0.9, MODEL)]
+    out = rule_layer("default").apply(text, model)
+    assert ("c/ General Villalba, 31, 2.º", "CALLE") in [(text[s.start : s.end], s.type) for s in out]
