@@ -107,3 +107,11 @@ def test_a_street_span_that_runs_on_into_its_neighbourhood_is_cut():
     model = [PHISpan(11, text.index(" del Real"), "CALLE", 0.9, MODEL)]
     out = rule_layer("default").apply(text, model)
     assert ("c/ General Villalba, 31, 2.º", "CALLE") in [(text[s.start : s.end], s.type) for s in out]
+
+
+def test_a_relative_span_over_an_age_in_brackets_is_split():
+    text = "Padre fallecido a los 70 años; hermana menor (61 años) gastrectomizada en 2019."
+    model = [PHISpan(text.index("hermana"), text.index(" gastrectomizada"), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = [(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, model)]
+    assert ("hermana menor", "FAMILIARES_SUJETO_ASISTENCIA") in out
+    assert ("61 años", "FAMILIARES_SUJETO_ASISTENCIA") in out

@@ -410,21 +410,38 @@ def _ages_at_events(text: str, spans: list[PHISpan], relative_ends: list[int]) -
     return sorted([*spans, *added])
 
 
-# "hijo de 27 años", "dos hijas de 16 y 12 años", "hijo mediano (21 años)": one span in
-# MEDDOCAN train (hijo de 27 años, madre de 34 años, Tío materno de 37 años); after a
-# name and a comma the age stays a span of its own (``su hijo Iñaki, de 12 años``).
+# "hijo de 27 años", "dos hijas de 16 y 12 años": one span in MEDDOCAN train (hijo de 27
+# años, madre de 34 años, Tío materno de 37 años: 8 such spans to 7 split) and in the notes'
+# guide splits (9 to 2); after a name and a comma the age stays a span of its own (``su hijo
+# Iñaki, de 12 años``). An age in brackets is a span of its own too (``hermana menor (61
+# años)``, ``peque (2 años)``, ``aita (84 años)``: the guide splits 3 of 3; MEDDOCAN train
+# joins its one ``hijo mediano (21 años)``, dev has none): see _BRACKETED_AGE.
 _AGE_NUMBER = r"(?:\d{1,3}|un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince)"
 _OF_AGE = re.compile(
-    rf"(?:{SP}+de{SP}+{_AGE_NUMBER}(?:{SP}*(?:,|y|e){SP}*{_AGE_NUMBER})*{SP}+(?:años|meses|semanas|días)(?!\w)"
-    rf"|{SP}*\({SP}*{_AGE_NUMBER}{SP}+(?:años|meses){SP}*\))",
+    rf"{SP}+de{SP}+{_AGE_NUMBER}(?:{SP}*(?:,|y|e){SP}*{_AGE_NUMBER})*{SP}+(?:años|meses|semanas|días)(?!\w)",
     re.IGNORECASE,
 )
 _KIN_ONLY = re.compile(rf"(?:{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?", re.IGNORECASE)
 
 
+_BRACKETED_AGE = re.compile(
+    rf"(?P<kin>{_KIN_ONLY.pattern}){SP}*\({SP}*(?P<age>{_AGE_NUMBER}{SP}+(?:años|anys|anos|meses)){SP}*\)?",
+    re.IGNORECASE,
+)
+
+
 def _with_their_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
     """``spans`` with each relative written as a kinship phrase alone widened over the
-    age right after it (see above); the spans inside that age are dropped."""
+    age right after it (see above), the spans inside that age dropped; a relative's span
+    over a kinship phrase and an age in brackets split in two."""
+    split: list[PHISpan] = []
+    for span in spans:
+        if span.type == RELATIVE and (m := _BRACKETED_AGE.fullmatch(text, span.start, span.end)):
+            split.append(replace(span, end=m.end("kin"), source=RULE, text="", replacement=None))
+            split.append(replace(span, start=m.start("age"), end=m.end("age"), source=RULE, text="", replacement=None))
+        else:
+            split.append(span)
+    spans = split
     out: list[PHISpan] = []
     reach = -1  # end of the last widened relative: spans before it are inside it
     for i, span in enumerate(spans):
