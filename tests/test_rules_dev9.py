@@ -115,3 +115,41 @@ def test_a_relative_span_over_an_age_in_brackets_is_split():
     out = [(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, model)]
     assert ("hermana menor", "FAMILIARES_SUJETO_ASISTENCIA") in out
     assert ("61 años", "FAMILIARES_SUJETO_ASISTENCIA") in out
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ('En casa la llaman "Bego". Trabajó 30 años.', ["Bego"]),
+        ("Zhou Xiaoyan (prefiere que la llamen Yan)", ["Yan"]),
+        ("conocido como «el Rubio» en el barrio", ["Rubio"]),
+        # "conocido como" without quotes names a sign, and "lo llaman" a call
+        ("el fenómeno conocido como Cuádriga de Verdán", []),
+        ("lo llaman por teléfono cada día", []),
+    ],
+)
+def test_the_name_someone_is_called_by(text, want):
+    from deid_crf.deid.recognizers.names import find_called_names
+
+    assert [text[a:b] for a, b, _ in find_called_names(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("La madre sigue en Leópolis (+380 67 415 2290).", ["Leópolis"]),
+        ("La madre vendrá desde Filiași en abril.", ["Filiași"]),
+        ("Los padres viven en Chengdu.", ["Chengdu"]),
+    ],
+)
+def test_where_a_relative_lives_or_comes_from(text, want):
+    from deid_crf.deid.recognizers.places import find_home_places
+
+    assert [text[a:b] for a, b, _ in find_home_places(text)] == want
+
+
+def test_a_relative_span_over_a_catalan_verb_and_a_place_is_cut_after_the_name():
+    text = "La filla Montse viu a Andorra i és qui controla la medicació."
+    model = [PHISpan(3, text.index(" i és"), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = [text[s.start : s.end] for s in relatives(text, model)]
+    assert "filla Montse" in out and "filla Montse viu a Andorra" not in out

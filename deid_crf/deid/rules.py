@@ -77,6 +77,7 @@ from deid_crf.deid.recognizers.marks import find_tattoos
 from deid_crf.deid.recognizers.names import (
     STAFF,
     completed_names,
+    find_called_names,
     find_labelled_patients,
     find_labelled_staff,
     given_names_after_comma,
@@ -248,6 +249,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
             ("NOMBRE_SUJETO_ASISTENCIA",),
             find_labelled_patients,
             "the name in a Paciente:/Nome:/Pacient: field",
+        ),
+        Recognizer(
+            "called_name",
+            ("NOMBRE_SUJETO_ASISTENCIA",),
+            find_called_names,
+            "the name someone is called by: la llaman «Bego», prefiere que la llamen Yan",
         ),
         Recognizer("young_age", (AGE,), find_young_ages, "ages in hours to months: Niña de 3 días, 60 h de vida"),
         Recognizer("labelled_sex", (SEX,), find_labelled_sex, "the value of Sexo:, Sexe:, Sexua: fields"),

@@ -109,11 +109,28 @@ def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan
 
 
 # The nickname in quotes, maybe with its article (``("el Sebi")``, left out: P4.1 keeps
-# the name alone).
+# the name alone), maybe after a comma (``Manuel Vilariño Castiñeira, "Lito"``).
 _NICKNAME = re.compile(
-    rf"{SP}*(?:\({SP}*)?(?P<open>[\"«“'‘])(?:(?:el|la){SP}+)?(?P<nick>{_WORD}(?:{SP}+{_WORD})?)(?P<close>[\"»”'’])"
+    rf"{SP}*(?:,{SP}*)?(?:\({SP}*)?(?P<open>[\"«“'‘])(?:(?:el|la){SP}+)?(?P<nick>{_WORD}(?:{SP}+{_WORD})?)(?P<close>[\"»”'’])"
 )
 _CLOSING = {'"': '"', "«": "»", "“": "”", "'": "'", "‘": "’"}
+
+
+# The name someone is called by, after saying so (``En casa la llaman "Bego"``, ``prefiere
+# que la llamen Yan``, ``conocido como «el Rubio»``): the patient's (the notes' guide
+# splits, 3 of 3), its article left out; after ``conocido como`` only in quotes (``el
+# fenómeno conocido como Cuádriga de Verdán`` names a sign).
+_CALLED = re.compile(
+    rf"(?<!\w)(?:(?P<call>(?:le|la|lo|les|los|las){SP}+(?:llaman|llamaban|llamen|dicen))|conocid[oa]{SP}+como|apodad[oa])"
+    rf"{SP}+(?P<open>[\"«“'‘])?(?:(?:el|la){SP}+)?(?P<nick>{_WORD})(?(open)[\"»”'’])(?![\w-])"
+)
+
+
+def find_called_names(text: str) -> Iterator[Match]:
+    """The name after ``la llaman``, ``prefiere que la llamen``, ``conocido como`` (see above)."""
+    for m in _CALLED.finditer(text):
+        if m.group("call") or m.group("open"):
+            yield m.start("nick"), m.end("nick"), "NOMBRE_SUJETO_ASISTENCIA"
 
 
 def nicknames_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:

@@ -156,7 +156,10 @@ def towns_before_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]
     return sorted([*spans, *added]) if added else list(spans)
 
 
-_ARRIVING = ("vino", "viene", "vienen", "llega", "llegan", "llegó", "llegará", "regresa", "regresó", "vuelve", "volvió")
+_ARRIVING = (
+    *("vino", "viene", "vienen", "venido", "vendrá", "vendrán", "llega", "llegan", "llegó", "llegará"),
+    *("regresa", "regresó", "vuelve", "volvió"),
+)
 _MOVING = ("emigró", "emigraron", "emigrar", "se trasladó", "se mudó", "se fue", "se marchó", "viajó", "viajará")
 # Opening with the cue's first letter (common.letter_first): re skips to the next
 # letter that can open one in C instead of trying the cues at every position.
@@ -164,6 +167,8 @@ _HOME_CUES = (
     *(f"natural{SP}+de", f"originari[oa]{SP}+de", f"oriund[oa]{SP}+de", f"procedente{SP}+de", f"nacid[oa]{SP}+en"),
     *(f"residente{SP}+en", f"reside{SP}+en", f"residía{SP}+en", f"vive{SP}+en", f"vivía{SP}+en"),
     *(f"afincad[oa]{SP}+en", f"empadronad[oa]{SP}+en", f"domiciliad[oa]{SP}+en", f"naci[óo]{SP}+en"),
+    # where a relative lives ("los padres viven en Chengdu", "la madre sigue en Leópolis")
+    *(f"viven{SP}+en", f"vivían{SP}+en", f"residen{SP}+en", f"sigue{SP}+en", f"siguen{SP}+en"),
     # where a relative comes from or the patient went ("la hija vino desde Newcastle", "llega
     # mañana desde Malmö", "emigró a Venezuela"): in the notes' guide splits 2 places missed
     # before are found so; MEDDOCAN dev's output does not change

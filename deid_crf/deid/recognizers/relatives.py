@@ -421,7 +421,8 @@ _OF_AGE = re.compile(
     rf"{SP}+de{SP}+{_AGE_NUMBER}(?:{SP}*(?:,|y|e){SP}*{_AGE_NUMBER})*{SP}+(?:años|meses|semanas|días)(?!\w)",
     re.IGNORECASE,
 )
-_KIN_ONLY = re.compile(rf"(?:{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?", re.IGNORECASE)
+# (a whole word: "fill" must not match the start of "filla")
+_KIN_ONLY = re.compile(rf"(?:{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?(?!\w)", re.IGNORECASE)
 
 
 _BRACKETED_AGE = re.compile(
@@ -462,10 +463,13 @@ def _with_their_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
 
 _NAME_WORD = r"(?-i:[A-ZÁÉÍÓÚÑÜ])[^\W\d_]*(?:-[^\W\d_]+)*"
 # A relative span the model ran past the relative's name into the sentence (``hija
-# Inmaculada trabaja``), or opened on the word before the article (``Traduce el hijo
-# Wei``): the kinship phrase and the name are kept.
+# Inmaculada trabaja``, ``filla Montse viu a Andorra``), or opened on the word before the
+# article (``Traduce el hijo Wei``): the kinship phrase and the name are kept, up to the
+# first lower-case word after the name that is no connector. (Cutting a kinship phrase
+# alone so would cut MEDDOCAN train's ``hijo varón``, ``padres jóvenes``.)
 _RUN_ON = re.compile(
-    rf"(?P<kept>{_KIN_ONLY.pattern}(?:{SP}+{_NAME_WORD})+)(?:{SP}+(?!(?:de|del|y|i|e)\b)(?-i:[a-zñáéíóúü]+))+",
+    rf"(?P<kept>{_KIN_ONLY.pattern}(?:{SP}+{_NAME_WORD})+)"
+    rf"{SP}+(?!(?:de|del|y|i|e)\b)(?-i:[a-zñáéíóúüçàèòï]+)(?:{SP}+\S+)*",
     re.IGNORECASE,
 )
 # A relative's health that the model ran the span over (``hermana gemela sana``,
