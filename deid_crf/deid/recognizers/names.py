@@ -128,6 +128,9 @@ _CALLED = re.compile(
 
 def find_called_names(text: str) -> Iterator[Match]:
     """The name after ``la llaman``, ``prefiere que la llamen``, ``conocido como`` (see above)."""
+    lower = text.lower()
+    if not any(w in lower for w in ("llam", "dicen", "conocid", "apodad")):
+        return
     for m in _CALLED.finditer(text):
         if m.group("call") or m.group("open"):
             yield m.start("nick"), m.end("nick"), "NOMBRE_SUJETO_ASISTENCIA"

@@ -163,12 +163,12 @@ def entry_initials(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 # the same capitals are far more often a clinical acronym (``PCR`` of a Pedro Castro Ruiz).
 _PARTICLE_WORDS = frozenset(("de", "del", "la", "las", "los", "y", "i", "e", "da", "do", "dos", "das"))
 _STAFF_NAME_WORD = re.compile(rf"[{UPPER}][^\W\d_]*")
-_SIGNING_INITIALS = re.compile(
-    rf"^{SP}*{_BOLD}(?P<alone>{_INITIALS}){_BOLD}{SP}*\.?{SP}*$"
-    rf"|(?<![\w.])(?P<legend>{_INITIALS}){SP}*={SP}*[{UPPER}]"
-    rf"|(?<!\w)(?i:por){SP}+(?P<by>{_INITIALS})(?:{SP}+[ye]{SP}+(?P<and>{_INITIALS}))?(?![\w.])",
-    re.MULTILINE,
-)
+# Capitals first (a class, which re skips to in C), the signature's place checked after.
+_CAPITALS_WORD = re.compile(rf"(?<![\w.])[{UPPER}]{{2,4}}(?![\w.])")
+_LINE_AROUND = re.compile(rf"{SP}*{_BOLD}{SP}*\.?{SP}*$", re.MULTILINE)
+_LEGEND_AFTER = re.compile(rf"{SP}*={SP}*[{UPPER}]")
+_BY_BEFORE = re.compile(rf"(?<!\w)(?i:por){SP}+(?:[{UPPER}]{{2,4}}{SP}+[ye]{SP}+)?\Z")
+_REACH_BEFORE = 24  # characters looked at before the initials
 
 
 def _initials_of(name: str) -> set[str]:
@@ -183,11 +183,15 @@ def staff_initials(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     if not initials:
         return list(spans)
     out = list(spans)
-    for m in _SIGNING_INITIALS.finditer(text):
-        for group in ("alone", "legend", "by", "and"):
-            start, end = m.span(group)
-            if start < 0 or text[start:end] not in initials:
-                continue
-            if not any(s.start < end and s.end > start for s in out):
-                out.append(PHISpan(start, end, STAFF, 1.0, RULE))
+    for m in _CAPITALS_WORD.finditer(text):
+        start, end = m.span()
+        if m.group() not in initials:
+            continue
+        before = text[max(0, start - _REACH_BEFORE) : start]
+        line_start = text.rfind("\n", 0, start) + 1
+        alone = not text[line_start:start].strip(" \t*_") and _LINE_AROUND.match(text, end) is not None
+        if not (alone or _LEGEND_AFTER.match(text, end) or _BY_BEFORE.search(before)):
+            continue
+        if not any(s.start < end and s.end > start for s in out):
+            out.append(PHISpan(start, end, STAFF, 1.0, RULE))
     return sorted(out)

@@ -420,6 +420,8 @@ _WORKED_AT = re.compile(
     rf"|(?:pre)?jubilad[oa]{SP}+de(?:{SP}+(?:la|el|los|las))?{SP}+)",
     re.IGNORECASE,
 )
+# A word of each cue of _WORKED_AT, looked for first (most notes have none).
+_WORK_WORDS = ("trabaj", "emplead", "contratad", "clase", "ejerc", "jubilad")
 _EMPLOYER_WORD = rf"[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
 _EMPLOYER_NAME = re.compile(
     rf"{_EMPLOYER_WORD}(?:{SP}+(?:(?:de|del|y|e|&|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?{_EMPLOYER_WORD}){{0,4}}"
@@ -440,7 +442,9 @@ def employers_named_after_work(text: str, spans: Sequence[PHISpan]) -> list[PHIS
     """``spans`` (sorted) with an OTROS_SUJETO_ASISTENCIA span added for each capitalised
     name right after a job, a verb of working or ``jubilado de`` where no span begins
     (see above)."""
-    cues = [m.end() for m in _WORKED_AT.finditer(text)]
+    lower = text.lower()
+    worked = any(w in lower for w in _WORK_WORDS)
+    cues = [m.end() for m in _WORKED_AT.finditer(text)] if worked else []
     cues += [m.end() for s in spans if s.type == PROFESSION and (m := _AFTER_JOB.match(text, s.end))]
     if not cues:
         return list(spans)
