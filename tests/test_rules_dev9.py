@@ -153,3 +153,29 @@ def test_a_relative_span_over_a_catalan_verb_and_a_place_is_cut_after_the_name()
     model = [PHISpan(3, text.index(" i és"), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
     out = [text[s.start : s.end] for s in relatives(text, model)]
     assert "filla Montse" in out and "filla Montse viu a Andorra" not in out
+
+
+@pytest.mark.parametrize(
+    "text, age, want",
+    [
+        # no relative in the sentence before the age: the patient's
+        ("Te escribo a petición del Sr. Giancarlo Ferraris, de 71 años, que desea verte.", "71 años", "EDAD"),
+        ("Apendicectomía a los 12 años.", "12 años", "EDAD"),
+        # a kinship word before it in the sentence, across a semicolon or an abbreviation's dot
+        ("- II-1: madre, cáncer de colon; vive en Bilbao, 73 años.", "73 años", "FAMILIARES"),
+        ("HERMANO CON CA. DE PROSTATA A LOS 62 AÑOS.", "62 AÑOS", "FAMILIARES"),
+        # a line that goes on in lower case is the same sentence
+        ("Una tía diagnosticada de\n   cáncer colorrectal a los 58 años.", "58 años", "FAMILIARES"),
+    ],
+)
+def test_an_age_the_model_gave_a_relative_with_no_relative_before_it_is_the_patients(text, age, want):
+    model = [PHISpan(text.index(age), text.index(age) + len(age), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    found = {text[s.start : s.end]: s.type for s in relatives(text, model)}
+    assert found[age].startswith(want)
+
+
+def test_a_workers_name_field_names_the_patient():
+    from deid_crf.deid.recognizers.names import find_labelled_patients
+
+    text = "Trabajador: Karim Mohand Abdelkader\nTrabajadora social: Ana Gil\n"
+    assert [text[a:b] for a, b, _ in find_labelled_patients(text)] == ["Karim Mohand Abdelkader"]

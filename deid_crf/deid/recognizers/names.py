@@ -380,6 +380,8 @@ _STAFF_FIELD = _name_field(
 _PATIENT_FIELD = _name_field(
     rf"paciente|pacient|nombre|nom|nome|izena|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre"
     rf"|nome{SP}+e{SP}+apelidos|nom{SP}+i{SP}+cognoms|usuari[oa]"
+    # a mutua's or a prevention service's worker, an insurer's insured person, a deceased
+    rf"|trabajador[a]?(?!{SP}+social)|treballador[a]?(?!{SP}+social)|asegurad[oa]|lesionad[oa]|fallecid[oa]"
 )
 _NAME_WORD = re.compile(_WORD)
 # Where a name in a field stops: the department, hospital or street written after it

@@ -55,6 +55,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, MONTHS, SPECIALTY_WORDS, UPPER, WEEKDAYS, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
@@ -351,7 +352,7 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     out = _with_their_qualifiers(text, _with_their_numerals(text, out))
     out = _with_their_ages(text, _with_their_names(text, _names_after_kin(text, out)))
     out = _paired_ages(text, _bracketed_ages(text, _ages_at_events(text, out, relative_ends)))
-    return _two_relatives_split(text, out)
+    return _patients_ages(text, _two_relatives_split(text, out))
 
 
 # Two relatives the model joined over "y" ("el hijo y un sobrino"): two spans, without the
@@ -720,3 +721,35 @@ def _paired_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
                     out.append(PHISpan(*first.span("first"), span.type, span.confidence, RULE))
         out.append(span)
     return sorted(out)
+
+
+# An age the model typed FAMILIARES with no relative in its sentence before it (``a
+# petición del Sr. Giancarlo Ferraris, de 71 años``, ``varón de unos 40 años``,
+# ``Apendicectomía a los 12 años``): the patient's, EDAD_SUJETO_ASISTENCIA. A relative is
+# a kinship or partner word or a relative's span between the sentence's start (a full
+# stop, a semicolon, a colon or a line break) and the age.
+_AGE_ALONE = re.compile(
+    rf"\d{{1,3}}{SP}*(?:años|anys|anos|urte|meses|a)|(?:{number_words.AGE}){SP}+(?:años|anys|anos|meses)",
+    re.IGNORECASE,
+)
+_PARTNER_WORD = re.compile(r"\b(?:mujer|pareja|dona|home|muller|parella|parexa|novi[oa]|compañer[oa])\b", re.IGNORECASE)
+# A sentence ends at a full stop after a word of four letters or more (not ``CA.``, ``Dr.``)
+# or a digit, and at a line break before a capital or a list's mark (a line that goes on
+# in lower case is the same sentence); semicolons and colons do not end it (``- II-1: madre,
+# …; vive en Bilbao, 73 años``).
+_CLAUSE_BREAK = re.compile(r"(?:(?<=[^\W\d_]{4})|(?<=\d))\.(?=\s)|\n(?=\s*(?:[^\W\d_](?<![a-zñáéíóúü])|[-•*\d]))")
+
+
+def _patients_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
+    out = list(spans)
+    for i, span in enumerate(out):
+        if span.type != RELATIVE or not _AGE_ALONE.fullmatch(text, span.start, span.end):
+            continue
+        reach = max(0, span.start - 300)
+        sentence = max((m.end() for m in _CLAUSE_BREAK.finditer(text, reach, span.start)), default=reach)
+        if _KIN.search(text, sentence, span.start) or _PARTNER_WORD.search(text, sentence, span.start):
+            continue
+        if any(s.type == RELATIVE and sentence <= s.start < span.start for s in out[max(0, i - 8) : i]):
+            continue
+        out[i] = replace(span, type=AGE, source=RULE, text="", replacement=None)
+    return out
