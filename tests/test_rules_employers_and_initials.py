@@ -115,3 +115,26 @@ def test_the_rule_layer_runs_the_new_steps():
     text = "Trabaja como repartidor para Glovo desde 2023. Vive con els néts.\n"
     found = {(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, [])}
     assert ("Glovo", EMPLOYER) in found and ("néts", RELATIVE) in found
+
+
+def test_a_legend_of_signatures_makes_its_names_and_initials_staff():
+    from deid_crf.deid.recognizers.signatures import signature_legends
+
+    text = "Enfermeras: AZ = Amaia Zubizarreta; NL = Nerea Lasa\nHija: Ana Ruiz = 600 000 000\n"
+    model = [span(text, "Amaia Zubizarreta", "FAMILIARES_SUJETO_ASISTENCIA")]
+    out = shown(text, signature_legends(text, model))
+    assert out == [("AZ", STAFF), ("Amaia Zubizarreta", STAFF), ("NL", STAFF), ("Nerea Lasa", STAFF)]
+
+
+def test_a_person_before_an_employee_number_is_staff():
+    from deid_crf.deid.recognizers.labelled_ids import staff_before_their_numbers
+
+    text = "Enf. triaje: Rocío Navarrete Gil (n.º emp. 71904)\nVive con su hija Ana (DNI 12345678Z)."
+    model = [
+        span(text, "Rocío Navarrete Gil", "FAMILIARES_SUJETO_ASISTENCIA"),
+        span(text, "71904", "ID_EMPLEO_PERSONAL_SANITARIO"),
+        span(text, "hija Ana", "FAMILIARES_SUJETO_ASISTENCIA"),
+        span(text, "12345678Z", "ID_SUJETO_ASISTENCIA"),
+    ]
+    types = [s.type for s in staff_before_their_numbers(text, sorted(model))]
+    assert types == [STAFF, "ID_EMPLEO_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA", "ID_SUJETO_ASISTENCIA"]

@@ -71,6 +71,7 @@ from deid_crf.deid.recognizers.labelled_ids import (
     find_collegiate,
     find_labelled_ids,
     labels_cut_from_ids,
+    staff_before_their_numbers,
     staff_numbers_after_names,
 )
 from deid_crf.deid.recognizers.marks import find_tattoos
@@ -114,7 +115,7 @@ from deid_crf.deid.recognizers.relatives import is_relatives_name, relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import find_road_points
 from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex, find_sex_in_field_rows
-from deid_crf.deid.recognizers.signatures import entry_initials, entry_signatures, staff_initials
+from deid_crf.deid.recognizers.signatures import entry_initials, entry_signatures, signature_legends, staff_initials
 from deid_crf.deid.recognizers.streets import find_streets
 from deid_crf.deid.recognizers.table_columns import RELATIVE, find_table_values
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID, find_vehicle_ids
@@ -476,7 +477,10 @@ class RuleLayer:
             spans = without_titles(text, spans)
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = entry_signatures(text, titled_staff(text, spans))
-            spans = staff_numbers_after_names(text, staff_initials(text, entry_initials(text, spans)))
+            spans = staff_numbers_after_names(
+                text, staff_initials(text, signature_legends(text, entry_initials(text, spans)))
+            )
+            spans = staff_before_their_numbers(text, spans)
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
             spans = employers_named_after_work(text, employers_after_jobs(text, professions_in_apposition(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))

@@ -515,3 +515,26 @@ def staff_numbers_after_names(text: str, spans: Sequence[PHISpan]) -> list[PHISp
         if not any(a < end and start < b for a, b in taken):
             added.append(PHISpan(start, end, EMPLOYEE_ID, 1.0, RULE))
     return sorted([*spans, *added]) if added else list(spans)
+
+
+# A person whose employee or collegiate number follows the name (``Enf. triaje: Rocío
+# Navarrete Gil (n.º emp. 71904)``, ``Dra. … , colegiada 28/12345``) is staff (P5.1,
+# P21.1), whatever person the model took them for: MEDDOCAN train and dev give no patient
+# or relative such a number.
+_PERSONS_BEFORE_NUMBERS = frozenset(("NOMBRE_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA"))
+_STAFF_NUMBER_GAP = re.compile(r"[ \t,(\[—–-]{0,4}[^\n;()\[\]]{0,20}")
+
+
+def staff_before_their_numbers(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted) with a patient's or relative's span right before an employee or
+    collegiate number retyped as staff (see above)."""
+    out = list(spans)
+    for i, span in enumerate(out[:-1]):
+        after = out[i + 1]
+        if (
+            span.type in _PERSONS_BEFORE_NUMBERS
+            and after.type in (EMPLOYEE_ID, COLLEGIATE_ID)
+            and _STAFF_NUMBER_GAP.fullmatch(text, span.end, after.start)
+        ):
+            out[i] = replace(span, type=STAFF, source=RULE)
+    return out

@@ -195,3 +195,31 @@ def staff_initials(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         if not any(s.start < end and s.end > start for s in out):
             out.append(PHISpan(start, end, STAFF, 1.0, RULE))
     return sorted(out)
+
+
+# A legend of signatures (``Enfermeras: AZ = Amaia Zubizarreta; NL = Nerea Lasa``): the
+# name whose words' initials are the capitals before ``=`` is staff, whatever person the
+# model took it for, and so are the capitals (and, by staff_initials, wherever else they
+# sign).
+_PERSON_TYPES = frozenset(("NOMBRE_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA", STAFF))
+_LEGEND = re.compile(
+    rf"(?<![\w.])(?P<initials>[{UPPER}]{{2,4}}){SP}*={SP}*"
+    rf"(?P<name>{_STAFF_NAME_WORD.pattern}(?:{SP}+(?:(?:de|del|la|y|i){SP}+)?{_STAFF_NAME_WORD.pattern}){{1,4}})"
+)
+
+
+def signature_legends(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each legend's name and initials made staff spans (see above)."""
+    if "=" not in text:
+        return list(spans)
+    out = list(spans)
+    for m in _LEGEND.finditer(text):
+        if m.group("initials") not in _initials_of(m.group("name")):
+            continue
+        for group in ("initials", "name"):
+            start, end = m.span(group)
+            inside = [s for s in out if s.start < end and start < s.end]
+            if any(s.start < start or s.end > end or s.type not in _PERSON_TYPES for s in inside):
+                continue  # a span of another kind or reaching out of it: left as it is
+            out = [s for s in out if s not in inside] + [PHISpan(start, end, STAFF, 1.0, RULE)]
+    return sorted(out)
