@@ -179,3 +179,16 @@ def test_a_workers_name_field_names_the_patient():
 
     text = "Trabajador: Karim Mohand Abdelkader\nTrabajadora social: Ana Gil\n"
     assert [text[a:b] for a, b, _ in find_labelled_patients(text)] == ["Karim Mohand Abdelkader"]
+
+
+def test_the_patient_of_the_header_field_is_the_patient_everywhere():
+    from deid_crf.deid.recognizers.names import patient_named_everywhere
+
+    text = "Paciente: Lucía Barrasa Sáenz\nEl padre vive en Vitoria; Lucía pasa con él los fines de semana. Su hija Lucía no.\n"
+    second = text.index("Lucía pasa")
+    model = [
+        PHISpan(second, second + 5, "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL),
+        PHISpan(text.index("hija Lucía"), text.index("hija Lucía") + 10, "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL),
+    ]
+    out = [(text[s.start : s.end], s.type) for s in patient_named_everywhere(text, model)]
+    assert out == [("Lucía", "NOMBRE_SUJETO_ASISTENCIA"), ("hija Lucía", "FAMILIARES_SUJETO_ASISTENCIA")]

@@ -84,6 +84,7 @@ from deid_crf.deid.recognizers.names import (
     given_names_after_comma,
     initials_before_names,
     nicknames_after_names,
+    patient_named_everywhere,
     roles_from_labels,
     titled_staff,
     without_titles,
@@ -482,6 +483,7 @@ class RuleLayer:
             )
             spans = staff_before_their_numbers(text, spans)
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
+            spans = patient_named_everywhere(text, spans)
             spans = employers_named_after_work(text, employers_after_jobs(text, professions_in_apposition(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))

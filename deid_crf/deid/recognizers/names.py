@@ -457,3 +457,38 @@ def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[
             end = word.end()
         if end > m.start("name"):
             yield m.start("name"), end, type_
+
+
+# The patient named in a field of the note's header (``Paciente: Daniel Royo Mairal``) is
+# the patient wherever else the note names them, whole or in part (``Revisamos ayer a
+# Daniel``), though the model took a mention for a relative or staff: the name's words in
+# another person's span that holds no kinship word and no title before it are retyped.
+_TITLE_BEFORE = re.compile(rf"(?:{_COURTESY}|Dr|Dra|Doctor|Doctora|Enf|Enfermer[oa])\.?{SP}*\Z", re.IGNORECASE)
+_OTHER_PERSONS = frozenset((STAFF, "FAMILIARES_SUJETO_ASISTENCIA"))
+_KIN = re.compile(rf"(?<!\w){KIN_WORD}(?!\w)", re.IGNORECASE)
+
+
+def patient_named_everywhere(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with other persons' spans made of the patient's field name's words
+    retyped as the patient (see above)."""
+    if not any(s.type in _OTHER_PERSONS for s in spans):
+        return list(spans)
+    words = {
+        normalize(w.group())
+        for a, b, _ in find_labelled_patients(text)
+        for w in _NAME_WORD.finditer(text, a, b)
+        if len(w.group()) > 2
+    }
+    if not words:
+        return list(spans)
+    out = list(spans)
+    for i, span in enumerate(out):
+        if span.type not in _OTHER_PERSONS:
+            continue
+        mention = [normalize(w.group()) for w in _NAME_WORD.finditer(text, span.start, span.end)]
+        if not mention or not all(w in words for w in mention) or _KIN.search(text, span.start, span.end):
+            continue
+        if _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start):
+            continue
+        out[i] = replace(span, type=PATIENT, source=RULE)
+    return out
