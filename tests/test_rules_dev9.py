@@ -192,3 +192,33 @@ def test_the_patient_of_the_header_field_is_the_patient_everywhere():
     ]
     out = [(text[s.start : s.end], s.type) for s in patient_named_everywhere(text, model)]
     assert out == [("Lucía", "NOMBRE_SUJETO_ASISTENCIA"), ("hija Lucía", "FAMILIARES_SUJETO_ASISTENCIA")]
+
+
+def test_a_relatives_national_id_is_another_persons_number():
+    from deid_crf.deid.recognizers.national_ids import relatives_national_ids
+
+    text = (
+        "Madre: Fatima Zahra El Khattabi, 27 años, NIE X7730418P\n"
+        "Paciente: Derlis Benítez, NIE Y4829173K\n"
+        "a petición de su hija Dña. Inmaculada Hurtado (DNI 76128840R)\n"
+    )
+    model = [
+        span_of(text, "Fatima Zahra El Khattabi", "FAMILIARES_SUJETO_ASISTENCIA"),
+        span_of(text, "X7730418P", "ID_SUJETO_ASISTENCIA"),
+        # the patient the model took for a relative: no kinship word on the line
+        span_of(text, "Derlis Benítez", "FAMILIARES_SUJETO_ASISTENCIA"),
+        span_of(text, "Y4829173K", "ID_SUJETO_ASISTENCIA"),
+        span_of(text, "hija Dña. Inmaculada Hurtado", "FAMILIARES_SUJETO_ASISTENCIA"),
+        span_of(text, "76128840R", "ID_SUJETO_ASISTENCIA"),
+    ]
+    out = {text[s.start : s.end]: s.type for s in relatives_national_ids(text, sorted(model))}
+    assert (out["X7730418P"], out["Y4829173K"], out["76128840R"]) == (
+        "NUMERO_IDENTIF",
+        "ID_SUJETO_ASISTENCIA",
+        "NUMERO_IDENTIF",
+    )
+
+
+def span_of(text: str, value: str, type_: str) -> PHISpan:
+    at = text.index(value)
+    return PHISpan(at, at + len(value), type_, 0.9, MODEL)

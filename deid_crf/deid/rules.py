@@ -96,6 +96,7 @@ from deid_crf.deid.recognizers.national_ids import (
     find_dni,
     find_nass,
     nass_is_valid,
+    relatives_national_ids,
 )
 from deid_crf.deid.recognizers.non_entities import NAME_TYPES, is_no_entity
 from deid_crf.deid.recognizers.phones import find_phones
@@ -483,7 +484,7 @@ class RuleLayer:
             )
             spans = staff_before_their_numbers(text, spans)
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
-            spans = patient_named_everywhere(text, spans)
+            spans = relatives_national_ids(text, patient_named_everywhere(text, spans))
             spans = employers_named_after_work(text, employers_after_jobs(text, professions_in_apposition(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))

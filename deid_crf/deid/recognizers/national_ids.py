@@ -17,12 +17,15 @@ only after a ``CIF``/``NIF`` label, because one in ten letter-and-eight-digit co
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from stdnum import iban
 from stdnum.es import ccc, cif, dni, nie
 
 from deid_crf.deid.recognizers.common import INSURANCE_ID, OTHER_ID, OTHER_SUBJECT, PATIENT_ID, Match, line_before
+from deid_crf.deid.recognizers.relatives import KIN_WORD
+from deid_crf.text.spans import RULE, PHISpan
 
 # Each number pattern opens with the character class of its first character and checks
 # what stands before that character after it (``\d(?<![\w.-]\d)``, not ``(?<![\w.-])\d``):
@@ -105,3 +108,30 @@ def find_nass(text: str) -> Iterator[Match]:
         digits = m.group(1) + m.group(3) + m.group(4)
         if nass_is_valid(digits) or _NASS_LABEL.search(line_before(text, m.start(), _LABEL_WIDTH)):
             yield m.start(), m.end(), INSURANCE_ID
+
+
+# A relative's or a representative's DNI/NIE (``a petición de su hija … (DNI 76128840R)``,
+# ``Madre: Fatima Zahra El Khattabi, 27 años, NIE X7730418P``) identifies someone other
+# than the patient: NUMERO_IDENTIF (P27.1; the notes' annotator 2, point 8), not
+# ID_SUJETO_ASISTENCIA. Its owner is the nearest person's span before it on its line.
+_RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
+_PERSON_OWNERS = frozenset(("NOMBRE_SUJETO_ASISTENCIA", _RELATIVE, "NOMBRE_PERSONAL_SANITARIO"))
+_NATIONAL_ID = re.compile(rf"(?:{_DNI.pattern}|{_NIE.pattern})")
+_KIN = re.compile(rf"(?<!\w){KIN_WORD}(?!\w)", re.IGNORECASE)
+
+
+def relatives_national_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted) with a DNI/NIE whose nearest person on its line is a relative
+    retyped NUMERO_IDENTIF (see above)."""
+    out = list(spans)
+    for i, span in enumerate(out):
+        if span.type != PATIENT_ID or not _NATIONAL_ID.fullmatch(text, span.start, span.end):
+            continue
+        line_start = text.rfind("\n", 0, span.start) + 1
+        owner = next((s for s in reversed(out[:i]) if s.type in _PERSON_OWNERS or s.end <= line_start), None)
+        if owner is None or owner.end <= line_start or owner.type != _RELATIVE:
+            continue
+        # a kinship word on the line says so: the model also types the patient a relative
+        if _KIN.search(text, line_start, span.start):
+            out[i] = replace(span, type=OTHER_ID, source=RULE)
+    return out
