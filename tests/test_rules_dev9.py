@@ -222,3 +222,18 @@ def test_a_relatives_national_id_is_another_persons_number():
 def span_of(text: str, value: str, type_: str) -> PHISpan:
     at = text.index(value)
     return PHISpan(at, at + len(value), type_, 0.9, MODEL)
+
+
+def test_legacy_fields_surnames_comma_given_name_and_specialists():
+    from deid_crf.deid.recognizers.names import find_labelled_patients, find_labelled_staff
+
+    text = (
+        "PACIENTE........: CASTIÑEIRA OUTEDA, XOSE BENITO\n"
+        "MEDICO RESP.: ARRIBAS DE PABLO, M. TERESA\n"
+        "Psiquiatra: Vicent Llorens Ferrandis · Psicóloga clínica: Clara Peris\n"
+        "Paciente: RN DE NDIAYE SARR, AWA\n"
+    )
+    patients = [text[a:b] for a, b, _ in find_labelled_patients(text)]
+    staff = [text[a:b] for a, b, _ in find_labelled_staff(text)]
+    assert patients[:2] == ["CASTIÑEIRA OUTEDA", "XOSE BENITO"] and "AWA" not in patients
+    assert staff == ["ARRIBAS DE PABLO", "M. TERESA", "Vicent Llorens Ferrandis"]

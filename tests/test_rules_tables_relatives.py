@@ -323,7 +323,8 @@ def test_a_name_with_a_clinicians_degree_and_collegiate_number_is_the_signers(te
 @pytest.mark.parametrize(
     "text, want",
     [
-        ("Paciente ........ POPESCU, ION\nNHC ..... 5512098", ["POPESCU"]),
+        # a legacy form's surnames, comma, given name: two spans
+        ("Paciente ........ POPESCU, ION\nNHC ..... 5512098", ["POPESCU", "ION"]),
         ("DATOS DO USUARIO\nNome: Xoán   Apelidos: Castiñeira Lamas", ["Xoán"]),
         ("Pacient: Sra. Montserrat Puig i Ferrer.", ["Montserrat Puig i Ferrer"]),
         # not a name: lower case, a department, a label inside running text

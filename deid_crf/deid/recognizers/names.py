@@ -360,7 +360,7 @@ def _name_field(labels: str) -> re.Pattern[str]:
     / Paciente``), a colon (or a run of dots: ``Paciente ........ POPESCU``) and a name: the
     capitalised words up to the end of the field, the courtesy title left out."""
     return re.compile(
-        rf"^{SP}*(?:{labels})(?:{SP}*/{SP}*(?:{labels}))?{SP}*(?:\.?{SP}*:|\.{{2,}}){SP}*(?:{_COURTESY}{SP}*)?"
+        rf"^{SP}*(?:{labels})(?:{SP}*/{SP}*(?:{labels}))?{SP}*(?:\.?{SP}*:|\.{{2,}}{SP}*:?){SP}*(?:{_COURTESY}{SP}*)?"
         rf"(?P<name>(?!{_COURTESY}){_WORD}(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
         # and then the end of the field: punctuation, the end of the line or a wide gap
         rf"(?={SP}*(?:[.,;(|·]|$)|{SP}{{2,}})",
@@ -373,7 +373,10 @@ _STAFF_FIELD = _name_field(
     rf"|responsable{SP}+clínic[oa]|enfermer[oa](?:{SP}+responsable)?|matrona|remitid[oa]{SP}+por|firmado{SP}+por"
     rf"|fdo|informado{SP}+por|realizado{SP}+por"
     # the other staff a report or a sheet names in a field ("Residente: Laura …", "MIR: …")
-    rf"|residente|mir|adjunt[oa]|supervisor[a]?|trabajador[a]?{SP}+social|fisioterapeuta|logopeda|psicólog[oa]"
+    rf"|residente|mir|adjunt[oa]|supervisor[a]?|trabajador[a]?{SP}+social|fisioterapeutas?|logopeda|psicólog[oa]"
+    # a specialist named by the specialty (``Psiquiatra:``, ``PATOLOGO.:``, ``Cirujano:``,
+    # ``Anestesista:``), the responsible doctor abbreviated (``MEDICO RESP.:``)
+    rf"|[^\W\d_]+(?:ólog[oa]s?|olog[oa]s?|iatras?|istas?)|cirujan[oa]s?|médic[oa]{SP}+resp\.?|medic[oa]{SP}+resp\.?"
 )
 # The patient's name fields of other forms than MEDDOCAN's ``Nombre:`` template, in
 # the co-official languages too (``Pacient:``, ``Nome:``, ``Izena:``).
@@ -448,15 +451,36 @@ def find_labelled_patients(text: str) -> Iterator[Match]:
     return _names_in_fields(_PATIENT_FIELD, text, PATIENT)
 
 
+# The given name after the surnames and a comma, as a legacy form writes a person
+# (``PACIENTE ....: CASTIÑEIRA OUTEDA, XOSE BENITO``, ``MEDICO RESP.: ARRIBAS DE PABLO, M.
+# TERESA``): a span of its own (MEDDOCAN and the notes write two), up to the field's end.
+_GIVEN_AFTER_SURNAMES = re.compile(
+    rf",{SP}*(?P<given>(?:[{UPPER}]\.{SP}*)?{_WORD}(?:{SP}{_WORD}){{0,2}})(?={SP}*(?:[.;(|·]|$)|{SP}{{2,}})",
+    re.MULTILINE,
+)
+
+
+_CAPITAL_PARTICLES = frozenset(("de", "del", "la", "los", "las", "y", "i"))
+
+
 def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[Match]:
     for m in field.finditer(text):
         end = m.start("name")
         for word in _NAME_WORD.finditer(text, m.start("name"), m.end("name")):
+            if word.group().isupper() and word.group().lower() in _CAPITAL_PARTICLES:
+                continue  # "ARRIBAS DE PABLO", "SANTAMARIA Y OCHOA": the name goes on
             if normalize(word.group()) in _NOT_NAME_WORDS or not word.group()[0].isupper():
                 break
             end = word.end()
         if end > m.start("name"):
             yield m.start("name"), end, type_
+            # (not after a newborn's "RN DE <mother's surnames>": the given name is hers)
+            newborn = text[m.start("name") : m.start("name") + 3].upper() in ("RN ", "RN.")
+            if end == m.end("name") and not newborn and (given := _GIVEN_AFTER_SURNAMES.match(text, end)):
+                # in the same letter case as the surnames ("Dr. Luis Roberto León, DIAVERUM"
+                # names a company after the doctor)
+                if given.group("given").isupper() == text[m.start("name") : end].isupper():
+                    yield given.start("given"), given.end("given"), type_
 
 
 # The patient named in a field of the note's header (``Paciente: Daniel Royo Mairal``) is
