@@ -237,3 +237,14 @@ def test_legacy_fields_surnames_comma_given_name_and_specialists():
     staff = [text[a:b] for a, b, _ in find_labelled_staff(text)]
     assert patients[:2] == ["CASTIÑEIRA OUTEDA", "XOSE BENITO"] and "AWA" not in patients
     assert staff == ["ARRIBAS DE PABLO", "M. TERESA", "Vicent Llorens Ferrandis"]
+
+
+def test_lone_lower_case_body_words_and_a_collegiate_label_are_no_entities():
+    text = "al barrio de San Cristóbal; sergas · área sanitaria; Col. 4614982"
+    model = [
+        span_of(text, "barrio", "INSTITUCION"),
+        span_of(text, "sergas", "INSTITUCION"),
+        span_of(text, "Col", "INSTITUCION"),
+    ]
+    out = [text[s.start : s.end] for s in rule_layer("default").apply(text, model) if s.type == "INSTITUCION"]
+    assert "barrio" not in out and "Col" not in out and "sergas" in out

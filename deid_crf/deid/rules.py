@@ -98,7 +98,7 @@ from deid_crf.deid.recognizers.national_ids import (
     nass_is_valid,
     relatives_national_ids,
 )
-from deid_crf.deid.recognizers.non_entities import NAME_TYPES, is_no_entity
+from deid_crf.deid.recognizers.non_entities import NAME_TYPES, is_field_label, is_no_entity
 from deid_crf.deid.recognizers.phones import find_phones
 from deid_crf.deid.recognizers.places import (
     COUNTRY,
@@ -493,6 +493,8 @@ class RuleLayer:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:
             spans = propagate_places(text, defined_acronyms(text, propagate_names(text, spans)))
+            # (a name or an acronym found again where it is a field's label: "Col. 4614982")
+            spans = [s for s in spans if s.source != PROPAGATED or not is_field_label(text[s.start : s.end])]
         else:
             spans = sorted(spans)
         if self.allow is not None:
@@ -619,6 +621,7 @@ def prepare() -> None:
         institutions._organisation,
         institutions._health_centre,
         institutions._regions,
+        institutions.listed_body_keys,
         places._countries,
         places._countries_by_first_word,
         places._country_acronyms,

@@ -404,6 +404,16 @@ def organisations(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 
 
 _LISTED = frozenset(_NAMES)
+
+
+@cache
+def listed_body_keys() -> frozenset[str]:
+    """The listed bodies' names and acronyms, normalised (``sergas``, ``osakidetza``)."""
+    return frozenset(normalize(name) for names in HEALTH_SERVICES.values() for name in names) | frozenset(
+        normalize(name) for name in NATIONAL_BODIES
+    )
+
+
 _SHORT = 5  # an acronym this long in lower case is a word ("sem." a week)
 # A body's name after a hospital's head is the hospital's ("Hospital Cruz Roja").
 _HOSPITAL_HEAD_BEFORE = re.compile(rf"(?i:hospital|clínica|policlínica|residencia){SP}+$")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from deid_crf.deid.recognizers.common import INSTITUTION, STREET
-from deid_crf.deid.recognizers.institutions import HOSPITAL
+from deid_crf.deid.recognizers.institutions import HOSPITAL, listed_body_keys
 from deid_crf.deid.recognizers.work import PROFESSION
 from deid_crf.gazetteers.spanish import normalize
 from deid_crf.text.spans import PHISpan
@@ -61,11 +61,15 @@ _TIMES_OF_DAY = frozenset("mañana tarde noche mediodía desayuno comida cena me
 
 def is_fragment(text: str, span: PHISpan) -> bool:
     """A span that is no entity by its words alone: a lower-case preposition or article,
-    a person's name of one letter (``talla M``; MEDDOCAN train and dev have no name span
-    so short) unless it is an initial before a name, or a time of day as a name."""
+    a body's name of one lower-case word (``al barrio``, Catalan ``per``: MEDDOCAN train
+    and dev have no INSTITUCION span so), a person's name of one letter (``talla M``;
+    MEDDOCAN train and dev have no name span so short) unless it is an initial before a
+    name, or a time of day as a name."""
     words = text[span.start : span.end]
     if words in _FUNCTION_WORDS:
         return True
+    if span.type == INSTITUTION and words.isalpha() and words.islower():
+        return normalize(words) not in listed_body_keys()  # "sergas" in a note in lower case is one
     if span.type in NAME_TYPES:
         if len(words) == 1 and words.isalpha():  # a digit the model typed a name is still masked
             return not _INITIAL_BEFORE_NAME.match(text, span.end)
@@ -87,6 +91,8 @@ _FIELD_LABELS = frozenset(
     + "dni nie nif nhc hc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
     # (and the other record and card labels: no MEDDOCAN train or dev span is one)
     + "pasaporte sip nuhsa tsi cic naf episodio localidad provincia municipio".split()
+    # and a collegiate number's ("Dr. V. Llorens · Col. 4614982")
+    + "col colegiado colegiada".split()
 )
 
 
