@@ -124,6 +124,7 @@ HOLIDAYS = (
     "Jueves Santo",
     "Viernes Santo",
     "Domingo de Ramos",
+    "Miércoles de Ceniza",
     "día de Reyes",
     "Ramadán",
     "Ramadan",

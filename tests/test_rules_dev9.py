@@ -248,3 +248,40 @@ def test_lone_lower_case_body_words_and_a_collegiate_label_are_no_entities():
     ]
     out = [text[s.start : s.end] for s in rule_layer("default").apply(text, model) if s.type == "INSTITUCION"]
     assert "barrio" not in out and "Col" not in out and "sergas" in out
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("soldador en una plataforma de North Sea Welding Ltd con base en Aberdeen", ["North Sea Welding Ltd"]),
+        ("marino mercante jubilado (navegó para Nordhav Rederi AS), que pasa", ["Nordhav Rederi AS"]),
+        ("operaria de secadero en Tabacos del Tiétar SCL: cuelga la hoja", ["Tabacos del Tiétar SCL"]),
+    ],
+)
+def test_foreign_and_cooperative_legal_forms_name_an_employer(text, want):
+    from deid_crf.deid.recognizers.work import find_companies
+
+    assert [text[a:b] for a, b, _ in find_companies(text)] == want
+
+
+def test_dev10_bodies_hospitals_sex_and_feasts():
+    from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
+    from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids
+
+    text = "vivienda del Cabildo de La Palma (n.º 2021/VT/03318)"
+    assert [text[a:b] for a, b, _ in find_organisations(text)] == ["Cabildo de La Palma"]
+    text = "Prostatectomía en 2019 en el Haukeland universitetssjukehus (Bergen)."
+    assert [text[a:b] for a, b, _ in find_foreign_hospitals(text)] == ["Haukeland universitetssjukehus"]
+    text = "Sexua / Sexo ............. Gizonezkoa / Hombre\n"
+    assert "Gizonezkoa" in [text[a:b] for a, b, _ in find_labelled_sex(text)]
+    text = "Núm. biòpsia: B26/03117          Núm. petició: P260218840\n"
+    assert "B26/03117" in [text[a:b] for a, b, _ in find_labelled_ids(text)]
+    text = "18.02.26 (Miércoles de Ceniza) — EGP\n"
+    assert "Miércoles de Ceniza" in [text[a:b] for a, b, _ in find_dates(text)]
+
+
+def test_an_organisation_span_stops_before_a_bare_weekday():
+    text = "Curas en el consultorio local de San Vitero lunes, miércoles y viernes."
+    model = [PHISpan(text.index("consultorio"), text.index(", miércoles"), "CENTRO_SALUD", 0.9, MODEL)]
+    out = [text[s.start : s.end] for s in rule_layer("default").apply(text, model) if s.type == "CENTRO_SALUD"]
+    assert out == ["consultorio local de San Vitero"]

@@ -549,7 +549,7 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
 # ("para" they do: "Asociación para Evitar la Ceguera en México").
 _ORGANISATIONS = frozenset(("INSTITUCION", "HOSPITAL", "CENTRO_SALUD", "OTROS_SUJETO_ASISTENCIA"))
 _ORGANISATION_RUNS_ON = re.compile(
-    rf"{SP}+(?:por{SP}|(?:los|el){SP}+(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?)(?!\w)"
+    rf"{SP}+(?:por{SP}|(?:(?:los|el){SP}+)?(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?)(?!\w)"
     rf"|del{SP}+\d)"
 )
 

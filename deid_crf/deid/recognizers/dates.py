@@ -553,6 +553,8 @@ _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _roman,
     _iso,
     _numeric,
+    # a feast named after a weekday ("Viernes Santo", "Miércoles de Ceniza") before the weekday
+    _named_days,
     _weekdays,
     _day_month,
     _cell_day_month,
@@ -560,7 +562,6 @@ _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _days_alone,
     _bare_days,
     _seasons,
-    _named_days,
     _years,
 )
 

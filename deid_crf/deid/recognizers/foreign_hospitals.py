@@ -41,7 +41,10 @@ _HEAD_FIRST = (
     r"|Universitätsklinikum|Krankenhaus|Hôpital|Centre{SP}+Hospitalier(?:{SP}+(?:Universitaire|Régional))*"
     r"|Clinique|Szpital|Spitalul|Hospital{SP}+Universitário|Centro{SP}+Hospitalar|CHU|CHRU)"
 ).replace("{SP}", SP)
-_HEAD_LAST = r"(?:lasarett(?:et)?|\w*sjukhus(?:et)?|\w*sygehus|\w*sykehus(?:et)?|\w*ziekenhuis|Universitetshospital)"
+_HEAD_LAST = (
+    r"(?:lasarett(?:et)?|\w*sjukhus(?:et)?|\w*sygehus|\w*sykehus(?:et)?|\w*sjukehus(?:et)?|\w*ziekenhuis"
+    r"|Universitetshospital)"
+)
 _FOREIGN_HOSPITAL = re.compile(
     rf"(?<![\w-])(?:{_HEAD_FIRST}{SP}+(?:{_FIRST_PARTICLE}{SP}*)*{_WORD}(?:{SP}+(?:{_LATER_PARTICLE}{SP}*)*{_WORD}){{0,3}}"
     rf"|(?:{_WORD}{SP}+){{1,3}}{_HEAD_LAST})(?![\w-])"
@@ -51,7 +54,7 @@ _FOREIGN_HOSPITAL = re.compile(
 _HEAD_WORDS = (
     *("Ospedal", "Policlinico", "Azienda", "Istituto", "linikum", "Krankenhaus", "Hôpital", "Hospitalier"),
     *("Clinique", "Szpital", "Spitalul", "Universitário", "Hospitalar", "lasarett", "sjukhus", "sygehus"),
-    *("sykehus", "ziekenhuis", "Universitetshospital", "CHU "),
+    *("sykehus", "sjukehus", "ziekenhuis", "Universitetshospital", "CHU "),
 )
 
 

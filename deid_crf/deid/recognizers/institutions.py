@@ -162,6 +162,9 @@ _HEADS = (
     "Consorci",
     "Consorcio",
     "Mancomunidad",
+    # an island's government (``Cabildo de La Palma``, ``Consell Insular de Menorca``)
+    "Cabildo",
+    "Consell Insular",
     "Diputación",
     "Tesorería General",
     "Subdelegación",

@@ -137,7 +137,7 @@ FIELDS: tuple[Field, ...] = (
     # (Catalan "episodi", "petició" too)
     Field(
         rf"(?i:(?:{_NUMBER_SIGN}{_OF}|id{SP}+)"
-        rf"(?:episodio?|ingreso|petici[oó]n?|biopsia|citolog[ií]a|acceso|estudio?|muestra|mostra|solicitud))",
+        rf"(?:episodio?|ingreso|petici[oó]n?|bi[oò]psia|citolog[ií]a|acceso|estudio?|muestra|mostra|solicitud))",
         CONTACT_ID,
         opens="in",
     ),

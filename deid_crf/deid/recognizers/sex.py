@@ -18,7 +18,7 @@ _LABELS = ("sexo", "sexe", "sexua", "xénero", "xenero", "género", "genero", "g
 _LABEL = f"(?:{'|'.join(_LABELS)})"
 _VALUE = (
     r"(?:varón|varon|hombre|mujer|masculino|femenino|home|dona|masculí|femení|muller|gizona|gizon|emakumea"
-    r"|emakume|male|female|[HMVDF])"
+    r"|emakume|emakumezkoa|gizonezkoa|male|female|[HMVDF])"
 )
 # The field's ":" or dot leaders (``Sexe ........ H``).
 _SEPARATOR = rf"{SP}*(?::|\.{{2,}}){SP}*"

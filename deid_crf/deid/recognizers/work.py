@@ -292,7 +292,11 @@ def professions_with_their_complement(text: str, spans: Sequence[PHISpan]) -> li
     return out
 
 
-_FORM = r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT|SA|SCCL)"
+_FORM = (
+    r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT|SA|SCCL|SCL"
+    # and abroad: a foreign employer's legal form ("North Sea Welding Ltd", "Nordhav Rederi AS")
+    r"|Ltd\.?|LLC|Inc\.?|GmbH|AG|AS|ASA|A/S|AB|BV|B\.V\.|NV|SARL|SAS|S\.r\.l\.|Srl|SpA|S\.p\.A\.|Oy|Lda\.?)"
+)
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*|[0-9]+)"
 # The name's first capital looked for first and what precedes it checked after
 # (``[A-Z](?<![\w.][A-Z])``, not ``(?<![\w.])[A-Z]``): the same matches, but re skips
@@ -306,7 +310,10 @@ _COMPANY = re.compile(
 
 # A company is the patient's employer only where the text says so; a manufacturer
 # (``dispositivo VAC® (KCI Clinic Spain SL)``) is an INSTITUCION in MEDDOCAN.
-_EMPLOYER_CUE = re.compile(r"empresa|trabaj|treball|traball|emplead|contratad|autónom|negocio|\bpara\b|\bper a\b")
+_EMPLOYER_CUE = re.compile(
+    r"empresa|trabaj|treball|traball|emplead|contratad|autónom|negocio|\bpara\b|\bper a\b"
+    r"|naveg|jubilad|soldador|operari"
+)
 _CUE_WIDTH = 60
 
 
