@@ -285,3 +285,22 @@ def test_an_organisation_span_stops_before_a_bare_weekday():
     model = [PHISpan(text.index("consultorio"), text.index(", miércoles"), "CENTRO_SALUD", 0.9, MODEL)]
     out = [text[s.start : s.end] for s in rule_layer("default").apply(text, model) if s.type == "CENTRO_SALUD"]
     assert out == ["consultorio local de San Vitero"]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Mujer de 29 años, soltera, vive con sus padres.", ["soltera"]),
+        ("El paciente es viudo desde hace diez años.", ["viudo"]),
+        ("Dos hermanos sanos. Casado y sin hijos.", ["Casado"]),
+        ("Edad: 34 años   Estado civil: separada\n", ["separada"]),
+        # a surname, the guidelines' relatives after "casado con", surgery's "separada de"
+        ("Paciente: Herrero Casado, Juan", []),
+        ("casado con dos hijos y una hija", []),
+        ("el tumor quedó separado de la cápsula", []),
+    ],
+)
+def test_the_patients_civil_status(text, want):
+    from deid_crf.deid.recognizers.population_groups import find_civil_status
+
+    assert sorted({text[a:b] for a, b, _ in find_civil_status(text)}) == want

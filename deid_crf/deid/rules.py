@@ -111,7 +111,7 @@ from deid_crf.deid.recognizers.places import (
     towns_after_countries,
     towns_before_countries,
 )
-from deid_crf.deid.recognizers.population_groups import find_population_groups
+from deid_crf.deid.recognizers.population_groups import find_civil_status, find_population_groups
 from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import is_relatives_name, relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
@@ -245,6 +245,7 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer(
             "population_group", (PATIENT_ID,), find_population_groups, "religion, orientation: testigo de Jehová"
         ),
+        Recognizer("civil_status", (PATIENT_ID,), find_civil_status, "the patient's civil status: soltera, es viudo"),
         Recognizer("vehicle", (VEHICLE_ID,), find_vehicle_ids, "number plates and VINs after matrícula, bastidor…"),
         Recognizer("staff_field", (STAFF,), find_labelled_staff, "the name in a Médico:/Responsable clínico: field"),
         Recognizer(
