@@ -233,9 +233,15 @@ def test_legacy_fields_surnames_comma_given_name_and_specialists():
         "Psiquiatra: Vicent Llorens Ferrandis · Psicóloga clínica: Clara Peris\n"
         "Paciente: RN DE NDIAYE SARR, AWA\n"
     )
-    patients = [text[a:b] for a, b, _ in find_labelled_patients(text)]
+    patients = [(text[a:b], kind) for a, b, kind in find_labelled_patients(text)]
     staff = [text[a:b] for a, b, _ in find_labelled_staff(text)]
-    assert patients[:2] == ["CASTIÑEIRA OUTEDA", "XOSE BENITO"] and "AWA" not in patients
+    assert patients == [
+        ("CASTIÑEIRA OUTEDA", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("XOSE BENITO", "NOMBRE_SUJETO_ASISTENCIA"),
+        # a newborn's field names the mother
+        ("NDIAYE SARR", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("AWA", "FAMILIARES_SUJETO_ASISTENCIA"),
+    ]
     assert staff == ["ARRIBAS DE PABLO", "M. TERESA", "Vicent Llorens Ferrandis"]
 
 
@@ -304,3 +310,15 @@ def test_the_patients_civil_status(text, want):
     from deid_crf.deid.recognizers.population_groups import find_civil_status
 
     assert sorted({text[a:b] for a, b, _ in find_civil_status(text)}) == want
+
+
+def test_a_newborns_field_names_the_mother_and_a_places_lower_case_article_is_cut():
+    text = "Paciente: RN DE NDIAYE SARR, AWA           NHC: 3320957\nTrabajó en el Valle del Jiu hasta 2015.\n"
+    model = [
+        span_of(text, "RN DE NDIAYE SARR", "NOMBRE_SUJETO_ASISTENCIA"),
+        span_of(text, "el Valle del Jiu", "TERRITORIO"),
+    ]
+    out = {(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, model)}
+    assert ("NDIAYE SARR", "FAMILIARES_SUJETO_ASISTENCIA") in out
+    assert ("AWA", "FAMILIARES_SUJETO_ASISTENCIA") in out
+    assert ("Valle del Jiu", "TERRITORIO") in out

@@ -83,6 +83,7 @@ from deid_crf.deid.recognizers.names import (
     find_labelled_staff,
     given_names_after_comma,
     initials_before_names,
+    newborns_mothers,
     nicknames_after_names,
     patient_named_everywhere,
     roles_from_labels,
@@ -477,7 +478,7 @@ class RuleLayer:
             spans = towns_after_countries(text, places_by_name(text, organisations(text, spans)))
             spans = street_tails(text, towns_before_countries(text, spans))
             spans = joined_places(text, split_at_slashes(text, spans))
-            spans = without_titles(text, spans)
+            spans = newborns_mothers(text, without_titles(text, spans))
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = entry_signatures(text, titled_staff(text, spans))
             spans = staff_numbers_after_names(
@@ -533,6 +534,8 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
     if not person:
         while (head := _LEADING_PREPOSITION.match(text, start, end)) and head.end() < end:
             start = head.end()
+    if span.type in _PLACES and (head := _LEADING_ARTICLE.match(text, start, end)) and head.end() < end:
+        start = head.end()  # "el Valle del Jiu": a place's article in lower case is no part of its name
     if span.type == AGE and _AGE_ABBREVIATION_DOT.search(text, span.start, end):
         end -= 1
     elif span.type in NAME_TYPES and _FINAL_INITIAL_DOT.search(text[span.start : end]):
@@ -578,6 +581,13 @@ _TRAILING_TITLE = re.compile(r"\s+(?:Dña|Dª|Doña|Sr|Sra|Srta|Dr|Dra)\.?$")
 # of MEDDOCAN train and dev opens with one, nor any of the guide splits but a surname
 # ("de la Cruz", a name's: names and relatives are left alone).
 _LEADING_PREPOSITION = re.compile(r"(?:de|del|en|por|a|al|con)[ \t]+")
+
+
+# A lower-case article that opens a place's span (``en el Valle del Jiu`` → ``Valle del
+# Jiu``): MEDDOCAN train and dev have no TERRITORIO or PAIS span opening with one; a name
+# whose article is its own is capitalised (``La Rioja``, ``El Ejido``).
+_PLACES = frozenset((TERRITORY, COUNTRY))
+_LEADING_ARTICLE = re.compile(r"(?:el|la|los|las)[ \t]+(?=[A-ZÁÉÍÓÚÑÜ])")
 
 
 # A lower-case preposition, article or possessive that ends a span ("trabajadora social de

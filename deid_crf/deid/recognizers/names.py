@@ -461,6 +461,8 @@ _GIVEN_AFTER_SURNAMES = re.compile(
 
 
 _CAPITAL_PARTICLES = frozenset(("de", "del", "la", "los", "las", "y", "i"))
+_NEWBORN_OF = re.compile(rf"(?i:R\.?{SP}?N\.?{SP}+de|rec[ií]én{SP}+nacid[oa]{SP}+de){SP}+")
+RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 
 
 def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[Match]:
@@ -473,14 +475,19 @@ def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[
                 break
             end = word.end()
         if end > m.start("name"):
-            yield m.start("name"), end, type_
-            # (not after a newborn's "RN DE <mother's surnames>": the given name is hers)
-            newborn = text[m.start("name") : m.start("name") + 3].upper() in ("RN ", "RN.")
-            if end == m.end("name") and not newborn and (given := _GIVEN_AFTER_SURNAMES.match(text, end)):
+            # A newborn registered by the mother's name ("Paciente: RN DE NDIAYE SARR, AWA"):
+            # the name and the given name after it are hers, the relative's (the notes' dev
+            # half; MEDDOCAN has no such field).
+            newborn = _NEWBORN_OF.match(text, m.start("name"), end)
+            start = newborn.end() if newborn else m.start("name")
+            kind = RELATIVE if newborn else type_
+            if start < end:
+                yield start, end, kind
+            if end == m.end("name") and (given := _GIVEN_AFTER_SURNAMES.match(text, end)):
                 # in the same letter case as the surnames ("Dr. Luis Roberto León, DIAVERUM"
                 # names a company after the doctor)
-                if given.group("given").isupper() == text[m.start("name") : end].isupper():
-                    yield given.start("given"), given.end("given"), type_
+                if given.group("given").isupper() == text[start:end].isupper():
+                    yield given.start("given"), given.end("given"), kind
 
 
 # The patient named in a field of the note's header (``Paciente: Daniel Royo Mairal``) is
@@ -499,7 +506,8 @@ def patient_named_everywhere(text: str, spans: Sequence[PHISpan]) -> list[PHISpa
         return list(spans)
     words = {
         normalize(w.group())
-        for a, b, _ in find_labelled_patients(text)
+        for a, b, kind in find_labelled_patients(text)
+        if kind == PATIENT
         for w in _NAME_WORD.finditer(text, a, b)
         if len(w.group()) > 2
     }
@@ -515,4 +523,15 @@ def patient_named_everywhere(text: str, spans: Sequence[PHISpan]) -> list[PHISpa
         if _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start):
             continue
         out[i] = replace(span, type=PATIENT, source=RULE)
+    return out
+
+
+def newborns_mothers(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with a person's span that opens on a newborn's ``RN DE`` cut to the
+    mother's name after it and typed hers (see _NEWBORN_OF)."""
+    out = list(spans)
+    for i, span in enumerate(out):
+        if span.type in (PATIENT, RELATIVE) and (m := _NEWBORN_OF.match(text, span.start, span.end)):
+            if m.end() < span.end:
+                out[i] = replace(span, start=m.end(), type=RELATIVE, source=RULE)
     return out
