@@ -184,7 +184,10 @@ def test_a_workers_name_field_names_the_patient():
 def test_the_patient_of_the_header_field_is_the_patient_everywhere():
     from deid_crf.deid.recognizers.names import patient_named_everywhere
 
-    text = "Paciente: Lucía Barrasa Sáenz\nEl padre vive en Vitoria; Lucía pasa con él los fines de semana. Su hija Lucía no.\n"
+    text = (
+        "Paciente: Lucía Barrasa Sáenz\n"
+        "El padre vive en Vitoria; Lucía pasa con él los fines de semana. Su hija Lucía no.\n"
+    )
     second = text.index("Lucía pasa")
     model = [
         PHISpan(second, second + 5, "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL),
