@@ -325,3 +325,19 @@ def test_a_newborns_field_names_the_mother_and_a_places_lower_case_article_is_cu
     assert ("NDIAYE SARR", "FAMILIARES_SUJETO_ASISTENCIA") in out
     assert ("AWA", "FAMILIARES_SUJETO_ASISTENCIA") in out
     assert ("Valle del Jiu", "TERRITORIO") in out
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Helbidea: Kale Nagusia 12, 3. ezk., 20240 Ordizia", "Kale Nagusia 12, 3. ezk."),
+        ("Bizi da: Zapatari kalea 14, 2. esk.)", "Zapatari kalea 14, 2. esk."),
+        # before a dash the dot ends the sentence
+        ("Domicilio: Kale Nagusia 5, 3. ezk. — 20800 Zarautz", "Kale Nagusia 5, 3. ezk"),
+    ],
+)
+def test_a_basque_floor_sides_abbreviation_keeps_its_dot(text, want):
+    start = text.index("Kale") if "Kale" in text else text.index("Zapatari")
+    model = [PHISpan(start, start + len(want.rstrip(".")), "CALLE", 0.9, MODEL)]
+    out = [text[s.start : s.end] for s in rule_layer("default").apply(text, model) if s.type == "CALLE"]
+    assert out == [want]
