@@ -48,7 +48,7 @@ from dataclasses import replace
 
 from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import LINE_BREAKS, SP, Match
-from deid_crf.deid.recognizers.relatives import KIN_WORD
+from deid_crf.deid.recognizers.relatives import KIN_AT, KIN_WORD, RELATIVE
 from deid_crf.gazetteers.spanish import (
     INSTITUTION_WORDS,
     SPECIALTY_WORDS,
@@ -462,7 +462,6 @@ _GIVEN_AFTER_SURNAMES = re.compile(
 
 _CAPITAL_PARTICLES = frozenset(("de", "del", "la", "los", "las", "y", "i"))
 _NEWBORN_OF = re.compile(rf"(?i:R\.?{SP}?N\.?{SP}+de|rec[ií]én{SP}+nacid[oa]{SP}+de){SP}+")
-RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 
 
 def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[Match]:
@@ -495,8 +494,7 @@ def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[
 # Daniel``), though the model took a mention for a relative or staff: the name's words in
 # another person's span that holds no kinship word and no title before it are retyped.
 _TITLE_BEFORE = re.compile(rf"(?:{_COURTESY}|Dr|Dra|Doctor|Doctora|Enf|Enfermer[oa])\.?{SP}*\Z", re.IGNORECASE)
-_OTHER_PERSONS = frozenset((STAFF, "FAMILIARES_SUJETO_ASISTENCIA"))
-_KIN = re.compile(rf"(?<!\w){KIN_WORD}(?!\w)", re.IGNORECASE)
+_OTHER_PERSONS = frozenset((STAFF, RELATIVE))
 
 
 def patient_named_everywhere(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -518,7 +516,7 @@ def patient_named_everywhere(text: str, spans: Sequence[PHISpan]) -> list[PHISpa
         if span.type not in _OTHER_PERSONS:
             continue
         mention = [normalize(w.group()) for w in _NAME_WORD.finditer(text, span.start, span.end)]
-        if not mention or not all(w in words for w in mention) or _KIN.search(text, span.start, span.end):
+        if not mention or not all(w in words for w in mention) or KIN_AT.search(text, span.start, span.end):
             continue
         if _TITLE_BEFORE.search(text, max(0, span.start - 12), span.start):
             continue

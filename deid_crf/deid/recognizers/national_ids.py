@@ -24,7 +24,7 @@ from stdnum import iban
 from stdnum.es import ccc, cif, dni, nie
 
 from deid_crf.deid.recognizers.common import INSURANCE_ID, OTHER_ID, OTHER_SUBJECT, PATIENT_ID, Match, line_before
-from deid_crf.deid.recognizers.relatives import KIN_WORD
+from deid_crf.deid.recognizers.relatives import KIN_AT, RELATIVE
 from deid_crf.text.spans import RULE, PHISpan
 
 # Each number pattern opens with the character class of its first character and checks
@@ -114,10 +114,8 @@ def find_nass(text: str) -> Iterator[Match]:
 # ``Madre: Fatima Zahra El Khattabi, 27 años, NIE X7730418P``) identifies someone other
 # than the patient: NUMERO_IDENTIF (P27.1; the notes' annotator 2, point 8), not
 # ID_SUJETO_ASISTENCIA. Its owner is the nearest person's span before it on its line.
-_RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
-_PERSON_OWNERS = frozenset(("NOMBRE_SUJETO_ASISTENCIA", _RELATIVE, "NOMBRE_PERSONAL_SANITARIO"))
+_PERSON_OWNERS = frozenset(("NOMBRE_SUJETO_ASISTENCIA", RELATIVE, "NOMBRE_PERSONAL_SANITARIO"))
 _NATIONAL_ID = re.compile(rf"(?:{_DNI.pattern}|{_NIE.pattern})")
-_KIN = re.compile(rf"(?<!\w){KIN_WORD}(?!\w)", re.IGNORECASE)
 
 
 def relatives_national_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
@@ -129,9 +127,9 @@ def relatives_national_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]
             continue
         line_start = text.rfind("\n", 0, span.start) + 1
         owner = next((s for s in reversed(out[:i]) if s.type in _PERSON_OWNERS or s.end <= line_start), None)
-        if owner is None or owner.end <= line_start or owner.type != _RELATIVE:
+        if owner is None or owner.end <= line_start or owner.type != RELATIVE:
             continue
         # a kinship word on the line says so: the model also types the patient a relative
-        if _KIN.search(text, line_start, span.start):
+        if KIN_AT.search(text, line_start, span.start):
             out[i] = replace(span, type=OTHER_ID, source=RULE)
     return out

@@ -152,6 +152,7 @@ def _before_colon_starts(kin_words: Sequence[re.Match[str]]) -> list[int]:
 # occurrences are found fast (one branch per first letter), and _KIN_PHRASE is tried only
 # just before them instead of at every position of the text.
 _KIN_AT = re.compile(rf"(?<!\w){_KIN_WORD}(?!\w)", re.IGNORECASE)
+KIN_AT = _KIN_AT  # a kinship word standing as a whole word (other recognizers' checks)
 
 
 def _phrase_starts(text: str, kin_words: Sequence[re.Match[str]] | None = None) -> Iterator[int]:
