@@ -636,7 +636,7 @@ def prepare() -> None:
     """Build now what the recognizers build on first use (their longest patterns, the
     country and occupation tables): worker processes forked after this share them
     instead of each building them again, about 0.1 s of a core per worker."""
-    from deid_crf.deid.recognizers import addresses, institutions, phones, places, work
+    from deid_crf.deid.recognizers import addresses, institutions, phones, places, relatives, work
 
     for build in (
         institutions._body,
@@ -652,5 +652,6 @@ def prepare() -> None:
         addresses._towns,
         work.occupation_words,
         phones._shortest_national_number,
+        relatives._given_names,
     ):
         build()

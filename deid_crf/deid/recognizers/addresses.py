@@ -20,7 +20,9 @@ character long.
   (``Calle Guerrero 12, Buenavista``). The town may follow ``de`` or ``en``, or be a
   parish (``carrer de ses Moreres, 27, 1r, de Maó``, ``Lugar de Vilamoure, 4, parroquia
   de Santa María de Bóveda``: the notes; no CALLE span of MEDDOCAN train and dev holds
-  ``, de`` after its number).
+  ``, de`` after its number). A postcode between the comma and the town is a TERRITORIO
+  span too (``Kirkeveien 118, 0361 Oslo``: no CALLE span of MEDDOCAN train and dev holds
+  one).
 * A Basque side after the floor's number and its dot (``Nagusia kalea 14, 2. eskuina``,
   "right") belongs to the street too.
 """
@@ -59,14 +61,14 @@ _BASQUE_SIDE_AFTER_NUMBER = re.compile(rf"\.{SP}*(?P<floor>(?i:eskuina|ezkerra|e
 # the last comma, then capitalised words maybe joined by particles ("Puente de Vallecas").
 _TOWN_WORD = rf"[{UPPER}][^\W\d_]{{2,}}(?:-[{UPPER}][^\W\d_]+)*"
 _TOWN_AFTER_ADDRESS = re.compile(
-    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
+    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,5}}{SP}+)?(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
 )
 # What closes a Spanish address before its town: a floor (``1º C``, ``3r 1a``, ``4 izda``,
 # ``bajo``) or a kilometre (``km 4``). After a bare house number the name may be a
 # neighbourhood that MEDDOCAN keeps in the street (``Paseo de la Reforma 476, Juárez``),
 # so it is cut off only when it is a listed Spanish town or region.
 _FLOOR_OR_KM_BEFORE = re.compile(
-    rf"(?:\d{{1,2}}{SP}?(?:[ºª°]|r|n|t|è)(?:{SP}*\w{{1,2}})?|\d{{1,3}}{SP}*(?-i:[A-Z])|{_SIDE}\.?|{_FLOOR_WORD}(?:{SP}+\w)?"
+    rf"(?:\d{{1,2}}{SP}?(?:\.?[ºª°]|r|n|t|è)(?:{SP}*\w{{1,2}})?|\d{{1,3}}{SP}*(?-i:[A-Z])|{_SIDE}\.?|{_FLOOR_WORD}(?:{SP}+\w)?"
     rf"|km\.?{SP}*\d+(?:[.,]\d+)?"
     # or "s/n" (sin número), which ends 121 of MEDDOCAN's 122 CALLE spans that hold it
     rf"|s/n){SP}*$",
@@ -93,21 +95,32 @@ def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 span = replace(span, end=span.end - 1, source=RULE)
             if town := _town_after_address(text, span):
                 out.append(replace(span, end=town[0], source=RULE))
+                if town[2] is not None:  # "Kirkeveien 118, 0361 Oslo": the postcode is a place too
+                    out.append(PHISpan(*town[2], TERRITORY, span.confidence, RULE))
                 span = PHISpan(town[1], span.end, TERRITORY, span.confidence, RULE)
         out.append(span)
     return out
 
 
-def _town_after_address(text: str, span: PHISpan) -> tuple[int, int] | None:
-    """Where the street of a CALLE span ending in ``, Town`` ends and the town starts."""
+def _town_after_address(text: str, span: PHISpan) -> tuple[int, int, tuple[int, int] | None] | None:
+    """Where the street of a CALLE span ending in ``, Town`` (or ``, postcode Town``) ends,
+    where the town starts, and where the postcode is, if there is one."""
     m = _TOWN_AFTER_ADDRESS.search(text, span.start, span.end)
     if m is None or normalize(m.group("town").split()[0]) in _NOT_TOWN:
         return None
-    # A floor or a kilometre closes the street, and so does a parish named as one.
-    closed = _FLOOR_OR_KM_BEFORE.search(text, span.start, m.start("comma")) is not None or m.group("parish")
+    # A floor or a kilometre closes the street, and so does a parish named as one, or a
+    # postcode after the comma (MEDDOCAN train and dev: no CALLE span holds ", 28012 Madrid").
+    closed = (
+        _FLOOR_OR_KM_BEFORE.search(text, span.start, m.start("comma")) is not None
+        or m.group("parish")
+        or m.group("postcode")
+    )
     if not closed and normalize(m.group("town")) not in _towns():
         return None
-    return m.start("comma"), m.start("town")
+    postcode = (
+        (m.start("postcode"), m.start("postcode") + len(m.group("postcode").rstrip())) if m.group("postcode") else None
+    )
+    return m.start("comma"), m.start("town"), postcode
 
 
 @cache

@@ -61,7 +61,8 @@ from deid_crf.deid.recognizers.common import (
 from deid_crf.text.spans import RULE, PHISpan
 
 BIOMETRIC_ID = "IDENTIF_BIOMETRICOS"
-_NUMBER_SIGN = r"(?:n[º°ª]\.?|n\.[º°ª]|n[úu]m\.?|n[úu]mero)"  # "Nº", "n.º", "núm.", "número"
+# "Nº", "n.º", "número", "núm." ("número" before "núm": a value after "núm" was "ero 31/05418")
+_NUMBER_SIGN = r"(?:n[º°ª]\.?|n\.[º°ª]|n[úu]mero|n[úu]m\.?)"
 _OF = rf"{SP}*(?:de{SP}+)?"
 
 
@@ -436,6 +437,18 @@ _ID_TYPES = frozenset(
 )
 
 
+_LABEL_REACH = 6  # characters before a span a label that runs into it may start at ("n.º ")
+
+
+def _label_reaching_into(text: str, start: int) -> re.Match[str] | None:
+    """A label that opens a few characters before ``start`` and ends after it (the model's
+    span ``personal 117302`` of ``n.º personal 117302``)."""
+    for i in range(max(0, start - _LABEL_REACH), start):
+        if (i == 0 or not text[i - 1].isalnum()) and (m := _LABELS.match(text, i)) and m.end() > start:
+            return m
+    return None
+
+
 def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each identifier span that opens on a label (``CIAS 1201010205A``,
     ``NHC 5512098``) cut to the label's value and typed by the label, when the value
@@ -445,7 +458,7 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     for span in spans:
         label = None
         if span.type in _ID_TYPES:
-            label = _LABELS.match(text, span.start)
+            label = _LABELS.match(text, span.start) or _label_reaching_into(text, span.start)
         elif span.type == STREET and (sign := _SIGN_TAIL.match(text, max(0, span.start - 2), span.start + 1)):
             # A "street" that opens on the tail of "n.º" ("º serie 7C41A20934", "º estudio
             # 26CE004471"): the model read a labelled number as an address's number.

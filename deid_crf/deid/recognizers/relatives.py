@@ -54,9 +54,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import cache
 
 from deid_crf.deid.recognizers import number_words
-from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char
+from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char, listed_names
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, MONTHS, SPECIALTY_WORDS, UPPER, WEEKDAYS, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
@@ -135,6 +136,11 @@ _KIN_BEFORE_COLON = re.compile(
     rf"{SP}+(?P<phrase>{_KIN_WORD}(?:{SP}+{_QUALIFIER})?)(?![\w\-])",
     re.IGNORECASE,
 )
+# A lower-case kinship phrase before a colon and what the relative said or how to reach
+# them (``; hijo: +54 9 341 …``, ``Comentario del hijo: «Mi madre …»``): the notes' guide
+# splits annotate it (a capitalised ``Hijo:`` opens a field whose value is the name; it is
+# left alone). MEDDOCAN train and dev have none.
+_VALUE_AFTER_COLON = re.compile(rf"(?P<q>{SP}+{_QUALIFIER})?{SP}*:{SP}*(?:[+(]?\d|[«\"“]|[\w.+-]+@)", re.IGNORECASE)
 _BEFORE_COLON_REACH = 24  # characters a phone word and its "de la" may stand before the kinship word
 
 
@@ -153,6 +159,13 @@ def _before_colon_starts(kin_words: Sequence[re.Match[str]]) -> list[int]:
 # just before them instead of at every position of the text.
 _KIN_AT = re.compile(rf"(?<!\w){_KIN_WORD}(?!\w)", re.IGNORECASE)
 KIN_AT = _KIN_AT  # a kinship word standing as a whole word (other recognizers' checks)
+
+
+def _kin_before_values(text: str, kin_words: Sequence[re.Match[str]]) -> Iterator[tuple[int, int]]:
+    """The lower-case kinship phrases right before a colon and a value (see above)."""
+    for m in kin_words:
+        if m.group().islower() and (value := _VALUE_AFTER_COLON.match(text, m.end())):
+            yield m.start(), value.end("q") if value.group("q") else m.end()
 
 
 def _phrase_starts(text: str, kin_words: Sequence[re.Match[str]] | None = None) -> Iterator[int]:
@@ -327,10 +340,16 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         # "Hermanos Falcó" is a street, "Nieto" a surname.
         if _is_relative_phrase(text, m) and not coverage.overlaps(*m.span("phrase"))
     ]
+    found = {(s.start, s.end) for s in added}
     added += [
         PHISpan(start, end, RELATIVE, 1.0, RULE)
         for start, end in [*_children(text), *_wives_called_dona(text)]
         if not coverage.overlaps(start, end)
+    ]
+    added += [
+        PHISpan(start, end, RELATIVE, 1.0, RULE)
+        for start, end in _kin_before_values(text, kin_words)
+        if (start, end) not in found and not coverage.overlaps(start, end)
     ]
     out: list[PHISpan] = []
     relative_end = -1  # where the last relative span with a kinship word ends
@@ -477,10 +496,45 @@ _RUN_ON = re.compile(
 # A relative's health that the model ran the span over (``hermana gemela sana``,
 # ``padre fallecido``): MEDDOCAN train ends no FAMILIARES span with such a word.
 _HEALTH_AFTER = re.compile(
-    rf"(?<=[^\W\d_]){SP}+(?:san[oa]s?|fallecid[oa]s?|viv[oa]s?|afect[oa]s?|asintomátic[oa]s?|difunt[oa]s?)$",
+    rf"(?<=[^\W\d_]){SP}+(?:san[oa]s?|fallecid[oa]s?|muert[oa]s?|viv[oa]s?|afect[oa]s?|asintomátic[oa]s?|difunt[oa]s?)$",
     re.IGNORECASE,
 )
 _LEADING_WORD = re.compile(rf"[^\W\d_]+{SP}+(?:el|la|los|las|su|sus|un|una){SP}+(?={_KIN_WORD}(?!\w))", re.IGNORECASE)
+# A kinship phrase the model ran on by one word into the sentence: a verb (``El padre
+# piensa viajar``, Galician ``A dona faleceu``, ``LA ABUELA PATERNA LLEGO``), a
+# participle (``padre muerto``) or the relative's record number (``NHC de la hermana
+# 5520931``). The word is kept when it may belong to the relative: a qualifier, ``de``
+# (an age follows), a word of MEDDOCAN train's and the guide splits' FAMILIARES spans
+# (``hermano varón``, ``recién nacida``, ``padres jóvenes``, ``primos hermanos``), a
+# given name in lower case (``mujer encarna``), a capitalised name.
+_KIN_THEN_WORD = re.compile(rf"(?P<kept>{_KIN_ONLY.pattern}){SP}+(?P<word>[^\W_]+)", re.IGNORECASE)
+_QUALIFIER_WORD = re.compile(_QUALIFIER, re.IGNORECASE)
+_WORDS_OF_RELATIVES = frozenset(
+    ("de", "del", "y", "e", "i", "varon", "varones", "nacido", "nacida", "nacidos", "nacidas", "joven", "jovenes")
+    + ("hermano", "hermana", "hermanos", "hermanas", "politico", "politica", "politicos", "politicas")
+    + ("adoptivo", "adoptiva", "adoptivos", "adoptivas", "biologico", "biologica", "femenina", "masculino")
+)
+
+
+@cache
+def _given_names() -> frozenset[str]:
+    """The INE's given names (``gazetteers/lists/first_names.tsv``), normalized: read on
+    first use, or by :func:`deid_crf.deid.rules.prepare` before workers are forked."""
+    return listed_names(("first_names.tsv",), normalize)
+
+
+def _runs_into_sentence(text: str, m: re.Match[str]) -> bool:
+    """The word after the kinship phrase of a :data:`_KIN_THEN_WORD` match is none of
+    the relative's (see there)."""
+    word = m.group("word")
+    if word.isdigit():
+        return True
+    if not word.isalpha() or (word[0].isupper() and not text[m.start() : m.end()].isupper()):
+        return False
+    key = normalize(word)
+    return not _QUALIFIER_WORD.fullmatch(word) and key not in _WORDS_OF_RELATIVES and key not in _given_names()
+
+
 _NAMED_TYPES = (*PERSON_TYPES, RELATIVE)
 
 
@@ -498,6 +552,8 @@ def _with_their_names(text: str, spans: list[PHISpan]) -> list[PHISpan]:
                 span = replace(span, end=m.end("kept"), source=RULE, text="", replacement=None)
             if m := _HEALTH_AFTER.search(text, span.start, span.end):
                 span = replace(span, end=m.start(), source=RULE, text="", replacement=None)
+            if (m := _KIN_THEN_WORD.fullmatch(text, span.start, span.end)) and _runs_into_sentence(text, m):
+                span = replace(span, end=m.end("kept"), source=RULE, text="", replacement=None)
         previous = out[-1] if out else None
         if (
             previous is not None

@@ -50,13 +50,22 @@ from deid_crf.text.spans import RULE, PHISpan
 
 PROFESSION = "PROFESION"
 
+# How long someone worked, between the verb and "como" or "de" ("trabajó 30 años de
+# operaria", "treballà tota la vida com a pagès").
+_WORKED_FOR = (
+    rf"(?:{SP}+(?:durante{SP}+)?(?:(?:unos|casi|más{SP}+de){SP}+)?(?:\d{{1,2}}|muchos|varios|pocos){SP}+años"
+    rf"|{SP}+(?:toda{SP}+(?:la{SP}+|su{SP}+)?vida|tota{SP}+la{SP}+vida))?"
+)
 _CUE = (
     r"(?:(?<!\w)(?:trabaja(?:ba|ndo)?|trabajó|trabajado|trabajar|ejerce|ejercía|ejerció"
-    r"|treballa|treballava|traballa|traballaba)"
-    rf"{SP}+(?:como|de|com{SP}+a){SP}+"
+    r"|treballa|treballava|treballà|treballar|traballa|traballaba|traballou)"
+    rf"{_WORKED_FOR}{SP}+(?:como|de|com{SP}+a){SP}+"
     rf"|(?<!\w)(?:de{SP}+)?profesión(?:{SP}+(?:declarada|habitual|actual))?{SP}*[:,]?{SP}*"
     rf"|(?<!\w)(?:ocupación|oficio){SP}*:{SP}*"
-    rf"|(?<!\w)(?:su|un){SP}+(?:trabajo|empleo|puesto){SP}+como{SP}+)"
+    rf"|(?<!\w)(?:su|un){SP}+(?:trabajo|empleo|puesto){SP}+como{SP}+"
+    # "en su puesto de operaria de línea" (not "puesto de trabajo": a stop word; nor "el
+    # puesto de Cabra", a Guardia Civil post, or "el Puesto de Socorro")
+    rf"|(?<!\w)su{SP}+puesto{SP}+de{SP}+)"
 )
 _WORD = r"[^\W\d_]{3,}"
 # Words that may not be a profession or go on one.
@@ -68,7 +77,7 @@ _STOP = frozenset(
     jubilado jubilada retirado retirada parado parada activo activa años meses días
     noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
     lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
-    interés riesgo referencia oficio profesión matí tarda nit torn torns
+    interés riesgo referencia oficio profesión matí tarda nit torn torns trabajo
     jubilat jubilats retirat xubilado xubilada
     """.split()
 )

@@ -1,0 +1,147 @@
+"""A relative's span the model ran on by one word into the sentence, a lower-case kinship
+word before a colon and a value, a job after how long someone worked, and a region named
+before its country in brackets after a cue of birth or residence."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_crf.deid.recognizers.addresses import street_tails
+from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.places import towns_before_countries
+from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.work import find_professions
+from deid_crf.text.spans import MODEL, PHISpan
+
+RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
+
+
+def _relative_over(text: str, phrase: str) -> list[PHISpan]:
+    start = text.index(phrase)
+    return [PHISpan(start, start + len(phrase), RELATIVE, 0.9, MODEL)]
+
+
+@pytest.mark.parametrize(
+    "text, model_span, want",
+    [
+        ("La familia vive aquí. El padre piensa viajar a Dakar.", "padre piensa", "padre"),
+        ("Familia: padre muerto de infarto a los 59.", "padre muerto", "padre"),
+        (
+            "FAMILIA DE WENZHOU. LA ABUELA PATERNA LLEGO DE CHINA EN DICIEMBRE.",
+            "ABUELA PATERNA LLEGO",
+            "ABUELA PATERNA",
+        ),
+        ("Tiene cita (NHC de la hermana 5520931).", "hermana 5520931", "hermana"),
+    ],
+)
+def test_a_relative_span_run_on_into_the_sentence_is_cut_to_the_kinship_phrase(text, model_span, want):
+    out = [text[s.start : s.end] for s in relatives(text, _relative_over(text, model_span)) if s.type == RELATIVE]
+    assert want in out and model_span not in out
+
+
+@pytest.mark.parametrize(
+    "text, model_span",
+    [
+        ("Antecedentes: hermano varón con nefropatía.", "hermano varón"),  # MEDDOCAN train
+        ("Es la primera hija de padres jóvenes sanos.", "padres jóvenes"),  # MEDDOCAN train
+        ("Tiene dos primos hermanos con sordera.", "primos hermanos"),
+        ("Vive con su mujer encarna, que la cuida.", "mujer encarna"),  # a given name in lower case
+        ("La hermana gemela sana.", "hermana gemela"),  # a qualifier
+        ("Acude con su hija Inmaculada.", "hija Inmaculada"),  # a capitalised name
+    ],
+)
+def test_a_relative_span_over_a_word_of_the_relative_is_kept(text, model_span):
+    out = [text[s.start : s.end] for s in relatives(text, _relative_over(text, model_span)) if s.type == RELATIVE]
+    assert model_span in out
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Hombre de 31 años, nacido en Gujrat (Punyab, Pakistán). Llegó en 2016.", ["Gujrat", "Punyab"]),
+        ("Natural de Fuqing (Fujian, China). Contacto: su marido.", ["Fuqing", "Fujian"]),
+        ("Jubilado: vivió 38 años en Valencia (estado Carabobo, Venezuela), donde trabajó.", ["Valencia", "Carabobo"]),
+    ],
+)
+def test_a_region_before_its_country_in_brackets_after_a_home_cue(text, want):
+    assert [text[s.start : s.end] for s in towns_before_countries(text, [])] == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cápsula endoscópica PillCam SB (Given Imaging, Israel) sin incidencias.",
+        "con una aguja de colecistostomía (Karl Storz, Alemania), que evacuó 150 ml",
+        "Tratado en el Hospital Pasteur (Montevideo, Uruguay), concurrió a consulta.",
+    ],
+)
+def test_a_maker_and_its_country_in_brackets_give_no_place(text):
+    assert towns_before_countries(text, []) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Contactos: 684 20 37 15 (hija); hijo: +54 9 341 558 2047.", ["hija", "hijo"]),
+        ("Comentario del hijo: «Mi madre arrastra el pie».", ["hijo", "madre"]),
+        ("Correo de la hija: ana.gil@example.org", ["hija"]),
+        # a capitalised label opens a field whose value is the name: the label is left alone
+        ("Hijo: 600 11 22 33", []),
+    ],
+)
+def test_a_lower_case_kinship_word_before_a_colon_and_a_value(text, want):
+    assert [text[s.start : s.end] for s in relatives(text, [])] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Trabajó 30 años de operaria en una fábrica de naipes.", ["operaria"]),
+        ("Trabajó durante muchos años como minero.", ["minero"]),
+        ("trabajó toda la vida de pastor", ["pastor"]),
+        ("Va treballar com a teixidora a una fàbrica.", ["teixidora"]),
+        ("Se lesionó en su puesto de operaria de línea en la conservera.", ["operaria de línea"]),
+        ("Se lesionó en su puesto de trabajo habitual.", []),
+        ("Su marido, guardia civil en el puesto de Cabra.", []),
+    ],
+)
+def test_a_job_after_how_long_someone_worked_or_their_post(text, want):
+    assert [text[a:b] for a, b, _ in find_professions(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, street, want",
+    [
+        (
+            "Domicilio en Noruega: Kirkeveien 118, 0361 Oslo\nContacto: esposa",
+            "Kirkeveien 118, 0361 Oslo",
+            [("Kirkeveien 118", "CALLE"), ("0361", "TERRITORIO"), ("Oslo", "TERRITORIO")],
+        ),
+        # a floor written with a dot before its ordinal closes the street
+        (
+            "vive de alquiler en c/ Fernández Taño, 41, 2.º, Los Llanos, y le angustia",
+            "c/ Fernández Taño, 41, 2.º, Los Llanos",
+            [("c/ Fernández Taño, 41, 2.º", "CALLE"), ("Los Llanos", "TERRITORIO")],
+        ),
+        # MEDDOCAN train keeps an unlisted name after a bare house number in the street
+        ("Domicilio: Córdoba 2554, Santa Fe.", "Córdoba 2554, Santa Fe", [("Córdoba 2554, Santa Fe", "CALLE")]),
+    ],
+)
+def test_a_town_and_its_postcode_after_a_street_are_places_of_their_own(text, street, want):
+    start = text.index(street)
+    out = street_tails(text, [PHISpan(start, start + len(street), "CALLE", 0.9, MODEL)])
+    assert [(text[s.start : s.end], s.type) for s in out] == want
+
+
+def test_a_collegiate_number_after_numero_is_the_number_alone():
+    text = "colegiada en Navarra con el número 31/05418, médica de familia"
+    found = [(text[a:b], kind) for a, b, kind in find_labelled_ids(text)]
+    assert found == [("31/05418", "ID_TITULACION_PERSONAL_SANITARIO")]
+
+
+def test_an_id_span_opened_inside_its_label_is_cut_to_the_value_and_typed_by_the_label():
+    text = "Dña. María Ruiz, supervisora de unidad (n.º personal 117302)."
+    start = text.index("personal")
+    model = [PHISpan(start, text.index(")"), "ID_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = [(text[s.start : s.end], s.type) for s in labels_cut_from_ids(text, model)]
+    assert out == [("117302", "ID_EMPLEO_PERSONAL_SANITARIO")]
