@@ -11,6 +11,7 @@ from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut
 from deid_crf.deid.recognizers.places import towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.work import find_professions
+from deid_crf.deid.rules import propagate_names
 from deid_crf.text.spans import MODEL, PHISpan
 
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
@@ -145,3 +146,11 @@ def test_an_id_span_opened_inside_its_label_is_cut_to_the_value_and_typed_by_the
     model = [PHISpan(start, text.index(")"), "ID_SUJETO_ASISTENCIA", 0.9, MODEL)]
     out = [(text[s.start : s.end], s.type) for s in labels_cut_from_ids(text, model)]
     assert out == [("117302", "ID_EMPLEO_PERSONAL_SANITARIO")]
+
+
+def test_a_name_written_in_lower_case_is_found_again_capitalised():
+    text = "Paciente: xosé antonio outeiro rúa TIS: OURX560312915019\nXosé refiere que baja poco a la calle."
+    start = text.index("xosé")
+    model = [PHISpan(start, text.index(" TIS"), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = [text[s.start : s.end] for s in propagate_names(text, model)]
+    assert out == ["xosé antonio outeiro rúa", "Xosé"]

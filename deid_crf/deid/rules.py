@@ -310,7 +310,8 @@ def propagate_names(
 ) -> list[PHISpan]:
     """``spans`` plus the other occurrences, in the same document, of the names they
     found: the whole name and each capitalised part of 3+ letters ("Ernesto Rivera
-    Bueno" found once, then "Sr. Rivera" later). An occurrence is added with the
+    Bueno" found once, then "Sr. Rivera" later), each part of 4+ letters of a name in
+    lower case, capitalised ("xosé antonio …", then "Xosé"). An occurrence is added with the
     type and confidence of its name unless it overlaps a span already there; where the
     spans it overlaps are names of ``types`` that lie inside it (the model found "José
     Crestanello" of a "José Crestanello Nese" it found whole elsewhere), they are
@@ -326,6 +327,12 @@ def propagate_names(
     found += [(name, PHISpan(0, 0, type_, confidence)) for name, type_, confidence in known if name and type_ in types]
     for whole, span in found:
         names.setdefault(whole, span)
+        if whole.islower():
+            # a name written in lower case ("Paciente: xosé antonio outeiro rúa") is
+            # capitalised in the text ("Xosé refiere…"): its parts of 4+ letters, so
+            for part in re.findall(r"[^\W\d_]{4,}", whole):
+                if normalize(part) not in NOT_NAME_WORDS:
+                    names.setdefault(part[0].upper() + part[1:], span)
         for part in re.findall(r"[^\W\d_]+", whole):
             if len(part) >= 3 and part[0].isupper() and part.lower() not in PARTICLES:
                 names.setdefault(part, span)
