@@ -8,6 +8,7 @@ import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.work import find_professions
@@ -154,3 +155,12 @@ def test_a_name_written_in_lower_case_is_found_again_capitalised():
     model = [PHISpan(start, text.index(" TIS"), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)]
     out = [text[s.start : s.end] for s in propagate_names(text, model)]
     assert out == ["xosé antonio outeiro rúa", "Xosé"]
+
+
+def test_a_span_with_no_letter_and_no_digit_is_no_entity():
+    text = "INFORME RADIOLÓGICO\n----------------------------------\nPaciente: ROSA PUIG VILAR"
+    start = text.index("-")
+    rule_of_dashes = PHISpan(start, text.index("\nPaciente"), "IDENTIF_VEHICULOS_NRSERIE_PLACAS", 0.6, MODEL)
+    assert is_no_entity(text, rule_of_dashes)
+    name = PHISpan(text.index("ROSA"), len(text), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)
+    assert not is_no_entity(text, name)

@@ -64,9 +64,11 @@ def is_fragment(text: str, span: PHISpan) -> bool:
     a body's name of one lower-case word (``al barrio``, Catalan ``per``: MEDDOCAN train
     and dev have no INSTITUCION span so), a person's name of one letter (``talla M``;
     MEDDOCAN train and dev have no name span so short) unless it is an initial before a
-    name, or a time of day as a name."""
+    name, or a time of day as a name; and a span with no letter and no digit (a report's
+    rule of dashes ``-----`` the model took for a plate: MEDDOCAN train and dev have no
+    span without one)."""
     words = text[span.start : span.end]
-    if words in _FUNCTION_WORDS:
+    if words in _FUNCTION_WORDS or not any(char.isalnum() for char in words):
         return True
     if span.type == INSTITUTION and words.isalpha() and words.islower():
         return normalize(words) not in listed_body_keys()  # "sergas" in a note in lower case is one
