@@ -1,6 +1,9 @@
-"""A relative's span the model ran on by one word into the sentence, a lower-case kinship
-word before a colon and a value, a job after how long someone worked, and a region named
-before its country in brackets after a cue of birth or residence."""
+"""Rules from the guide splits' misses (the stop after d17b6d6): a relative's span the
+model ran on by one word into the sentence, a lower-case kinship word before a colon and a
+value, a job after how long someone worked, a region before its country in brackets after a
+cue of birth or residence, a postcode and a town after a street, labels that run into an
+identifier's span, a lower-case name found again capitalised, spans of punctuation alone,
+and a sex right after the patient's age."""
 
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut
 from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.sex import sexes_after_ages
 from deid_crf.deid.recognizers.work import find_professions
-from deid_crf.deid.rules import propagate_names
+from deid_crf.deid.rules import propagate_names, rule_layer
 from deid_crf.text.spans import MODEL, PHISpan
 
 RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
@@ -164,3 +168,51 @@ def test_a_span_with_no_letter_and_no_digit_is_no_entity():
     assert is_no_entity(text, rule_of_dashes)
     name = PHISpan(text.index("ROSA"), len(text), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)
     assert not is_no_entity(text, name)
+
+
+@pytest.mark.parametrize(
+    "text, age, want",
+    [
+        ("pac: maricel dela cruz bautista  38a M  CIP DLCR860514018", "38a", ["M"]),
+        ("| Edad / sexo | 41 / H |\n| NHC | 2087 |", "41", ["H"]),
+        ("Edad: 41   mujer   TSI 1234", "41", ["mujer"]),
+        ("Varón de 41 años. Médico de guardia.", "41 años", []),  # no sex after the age
+        ("Edad 41 M1 proteína", "41", []),  # a letter that goes on
+    ],
+)
+def test_a_sex_right_after_the_patients_age_in_a_header(text, age, want):
+    start = text.index(age)
+    spans = [PHISpan(start, start + len(age), "EDAD_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = [text[s.start : s.end] for s in sexes_after_ages(text, spans) if s.type == "SEXO_SUJETO_ASISTENCIA"]
+    assert out == want
+
+
+@pytest.mark.parametrize(
+    "text, model_span, want",
+    [
+        (
+            "DNI 71188402Q · Pasaporte boliviano 11384207 · CIP",
+            "boliviano 11384207",
+            [("11384207", "ID_SUJETO_ASISTENCIA")],
+        ),
+        (
+            "Familia nº 12 · Muestra ADN GEN25-01873 (sangre)",
+            "ADN GEN25-01873",
+            [("GEN25-01873", "ID_CONTACTO_ASISTENCIAL")],
+        ),
+        # a word of the label alone, left over from a span a rule took the value of
+        ("DNI 71188402Q · Pasaporte boliviano 11384207 · CIP", "boliviano", []),
+    ],
+)
+def test_an_id_span_opened_on_a_labels_last_word(text, model_span, want):
+    start = text.index(model_span)
+    model = [PHISpan(start, start + len(model_span), "ID_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    assert [(text[s.start : s.end], s.type) for s in labels_cut_from_ids(text, model)] == want
+
+
+def test_a_span_that_runs_on_into_a_preposition_of_time_is_cut():
+    text = "Entidad de acogida: usuaria nº FB-0932 desde la Diada de 2023."
+    start = text.index("FB-0932")
+    model = [PHISpan(start, text.index(" la Diada"), "NUMERO_IDENTIF", 0.9, MODEL)]
+    out = rule_layer("default", propagate=False).apply(text, model)
+    assert "FB-0932" in [text[s.start : s.end] for s in out]

@@ -117,7 +117,7 @@ from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import is_relatives_name, relatives
 from deid_crf.deid.recognizers.repeats import defined_acronyms, propagate_places
 from deid_crf.deid.recognizers.roads import find_road_points
-from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex, find_sex_in_field_rows
+from deid_crf.deid.recognizers.sex import SEX, find_labelled_sex, find_sex_in_field_rows, sexes_after_ages
 from deid_crf.deid.recognizers.signatures import entry_initials, entry_signatures, signature_legends, staff_initials
 from deid_crf.deid.recognizers.streets import find_streets
 from deid_crf.deid.recognizers.table_columns import RELATIVE, find_table_values
@@ -496,7 +496,9 @@ class RuleLayer:
             spans = relatives_national_ids(text, patient_named_everywhere(text, spans))
             spans = employers_named_after_work(text, employers_after_jobs(text, professions_in_apposition(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
-            spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
+            spans = sexes_after_ages(
+                text, ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
+            )
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not is_no_entity(text, s)]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
@@ -610,8 +612,13 @@ _LEADING_ARTICLE = re.compile(r"(?:el|la|los|las)[ \t]+(?=[A-ZÁÉÍÓÚÑÜ])")
 
 # A lower-case preposition, article or possessive that ends a span ("trabajadora social de
 # su", "barrio de", "mediadora intercultural de"): the model ran on into the next phrase.
-# MEDDOCAN train and dev: no span ends in one (a street's "2 A" is a capital).
-_TRAILING_FUNCTION_WORD = re.compile(r"\s+(?:de|del|su|sus|la|el|los|las|en|y|que|al|con|por|para)$")
+# MEDDOCAN train and dev: no span ends in one (a street's "2 A" is a capital), nor any of
+# the notes' spans.
+_TRAILING_FUNCTION_WORD = re.compile(
+    r"\s+(?:de|del|su|sus|la|el|los|las|en|y|que|al|con|por|para"
+    # and a conjunction or a preposition of time ("usuaria nº FB-0932 desde la Diada")
+    r"|desde|hasta|durante|cuando|pero|porque|aunque|donde|mientras)$"
+)
 
 
 def _spans_of(recognizers: Iterable[Recognizer], text: str) -> list[PHISpan]:

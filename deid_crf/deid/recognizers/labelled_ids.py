@@ -107,12 +107,13 @@ FIELDS: tuple[Field, ...] = (
         opens="cdhnst",
     ),
     Field(rf"(?i:historia{SP}+cl[ií]nica)", PATIENT_ID, word=True, opens="h"),
-    # "pasaporte AW718233", "pasaporte colombiano AW718233": a nationality may come between.
+    # "pasaporte AW718233", "pasaporte colombiano AW718233": a nationality may come between;
+    # some countries' passports are digits only ("Pasaporte boliviano 11384207").
     Field(
         rf"(?i:pasaporte)(?:{SP}+(?-i:[a-zñáéíóú]+(?:an[oa]|ñ[oa]|[eéi]s[ae]?|í|in[oa]|c[oa])))?",
         PATIENT_ID,
         word=True,
-        shape=r"[A-Z]{1,3}[0-9]{6,9}",
+        shape=r"[A-Z]{0,3}[0-9]{6,9}",
         opens="p",
     ),
     # A foreign patient's national identity number, by its country's label (``Personnummer:
@@ -437,12 +438,15 @@ _ID_TYPES = frozenset(
 )
 
 
-_LABEL_REACH = 6  # characters before a span a label that runs into it may start at ("n.º ")
+# characters before a span a label that runs into it may start at ("n.º personal 117302",
+# "Pasaporte boliviano 11384207", "Muestra ADN GEN25-01873": the model's span opens on
+# the label's last word)
+_LABEL_REACH = 12
 
 
 def _label_reaching_into(text: str, start: int) -> re.Match[str] | None:
-    """A label that opens a few characters before ``start`` and ends after it (the model's
-    span ``personal 117302`` of ``n.º personal 117302``)."""
+    """A label that opens a few characters before ``start`` and ends after it (see
+    :data:`_LABEL_REACH`)."""
     for i in range(max(0, start - _LABEL_REACH), start):
         if (i == 0 or not text[i - 1].isalnum()) and (m := _LABELS.match(text, i)) and m.end() > start:
             return m
@@ -453,12 +457,14 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each identifier span that opens on a label (``CIAS 1201010205A``,
     ``NHC 5512098``) cut to the label's value and typed by the label, when the value
     ends inside the span: the guidelines leave labels out (P20.1), and the label says
-    what the number is better than the model does."""
+    what the number is better than the model does. A span inside a label is dropped."""
     out = []
     for span in spans:
         label = None
         if span.type in _ID_TYPES:
             label = _LABELS.match(text, span.start) or _label_reaching_into(text, span.start)
+            if label is not None and label.start() < span.start and span.end <= label.end():
+                continue  # a word of the label alone ("boliviano" of "Pasaporte boliviano …")
         elif span.type == STREET and (sign := _SIGN_TAIL.match(text, max(0, span.start - 2), span.start + 1)):
             # A "street" that opens on the tail of "n.º" ("º serie 7C41A20934", "º estudio
             # 26CE004471"): the model read a labelled number as an address's number.

@@ -8,11 +8,13 @@ so the model misses the others."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first, lines
+from deid_crf.text.spans import RULE, PHISpan
 
 SEX = "SEXO_SUJETO_ASISTENCIA"
+AGE = "EDAD_SUJETO_ASISTENCIA"
 
 _LABELS = ("sexo", "sexe", "sexua", "xénero", "xenero", "género", "genero", "generoa", "sex")
 _LABEL = f"(?:{'|'.join(_LABELS)})"
@@ -76,3 +78,24 @@ def find_sex_in_field_rows(text: str) -> Iterator[Match]:
 
 def _has_bar(separator: str) -> bool:
     return any(c in "·•|" for c in separator)
+
+
+# A sex letter or word right after the patient's age in a header or a table, alone or
+# after a slash, before a field's end (``pac: … 38a M  CIP …``, ``| Edad / sexo | 41 / H |``):
+# the notes' guide splits 2, both SEXO; MEDDOCAN train and dev have no age so followed.
+_SEX_AFTER_AGE = re.compile(
+    rf"{SP}*(?:/{SP}*)?(?P<sex>(?i:{_SEX_WORD})|[HMVF])(?={SP}*(?:[·•|,;]|$)|{SP}{{2,}})", re.MULTILINE
+)
+
+
+def sexes_after_ages(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping one another) plus a SEXO span for each sex right
+    after an age's span (see above) that no span covers."""
+    added = []
+    for i, span in enumerate(spans):
+        if span.type != AGE or not (m := _SEX_AFTER_AGE.match(text, span.end)):
+            continue
+        if i + 1 < len(spans) and spans[i + 1].start < m.end("sex"):
+            continue
+        added.append(PHISpan(m.start("sex"), m.end("sex"), SEX, 1.0, RULE))
+    return sorted([*spans, *added]) if added else list(spans)
