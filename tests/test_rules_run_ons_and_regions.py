@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
+from deid_crf.deid.recognizers.ages import ages_with_their_months
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
 from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import towns_before_countries
@@ -216,3 +217,17 @@ def test_a_span_that_runs_on_into_a_preposition_of_time_is_cut():
     model = [PHISpan(start, text.index(" la Diada"), "NUMERO_IDENTIF", 0.9, MODEL)]
     out = rule_layer("default", propagate=False).apply(text, model)
     assert "FB-0932" in [text[s.start : s.end] for s in out]
+
+
+@pytest.mark.parametrize(
+    "text, model_age, want",
+    [
+        ("NHC 1208845112   EDAD: 6 A 10 M   SEXO: NIÑA", "6 A", "6 A 10 M"),
+        ("Niño de 3 años y 8 meses que acude por fiebre.", "3 años", "3 años y 8 meses"),
+        ("Niño de 3 años. 8 meses antes había consultado.", "3 años", "3 años"),  # a new sentence
+    ],
+)
+def test_an_age_in_years_takes_in_its_months(text, model_age, want):
+    start = text.index(model_age)
+    spans = [PHISpan(start, start + len(model_age), "EDAD_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    assert [text[s.start : s.end] for s in ages_with_their_months(text, spans)] == [want]

@@ -31,6 +31,7 @@ from deid_crf.deid.recognizers.ages import (
     AGE,
     ages_after_patient_names,
     ages_before_their_unit,
+    ages_with_their_months,
     durations_not_ages,
     find_ages_in_words,
     find_labelled_ages,
@@ -496,9 +497,8 @@ class RuleLayer:
             spans = relatives_national_ids(text, patient_named_everywhere(text, spans))
             spans = employers_named_after_work(text, employers_after_jobs(text, professions_in_apposition(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
-            spans = sexes_after_ages(
-                text, ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
-            )
+            spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
+            spans = sexes_after_ages(text, ages_with_their_months(text, spans))
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not is_no_entity(text, s)]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)

@@ -217,3 +217,22 @@ def ages_after_patient_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpa
         and not coverage.overlaps(m.start("age"), m.end("age"))
     ]
     return sorted([*spans, *added]) if added else list(spans)
+
+
+# An age in years and months, the months left out of the span (``EDAD: 6 A 10 M`` found as
+# ``6 A``, ``3 años y 8 meses`` as ``3 años``): MEDDOCAN train and dev write it as one
+# span (``3 años y 8 meses``, ``13 años y 7 meses``: 3 of 3), and so do the notes.
+_YEARS_UNIT_END = re.compile(rf"(?<=\d){SP}*(?:años|anys|anos|a|A)\.?$")
+_MONTHS_AFTER = re.compile(rf"(?:,?{SP}+(?:y|i|e))?{SP}+\d{{1,2}}{SP}*(?:meses|mes|mesos|m|M)(?![\w])")
+
+
+def ages_with_their_months(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping one another) with each age span that ends in a
+    unit of years widened over the months right after it, where no span starts there."""
+    out = list(spans)
+    for i, span in enumerate(out):
+        if span.type != AGE or not _YEARS_UNIT_END.search(text, span.start, span.end):
+            continue
+        if (m := _MONTHS_AFTER.match(text, span.end)) and (i + 1 == len(out) or out[i + 1].start >= m.end()):
+            out[i] = PHISpan(span.start, m.end(), AGE, span.confidence, RULE)
+    return out
