@@ -11,6 +11,7 @@ import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import ages_with_their_months
+from deid_crf.deid.recognizers.institutions import find_health_centres
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
 from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import towns_before_countries
@@ -231,3 +232,11 @@ def test_an_age_in_years_takes_in_its_months(text, model_age, want):
     start = text.index(model_age)
     spans = [PHISpan(start, start + len(model_age), "EDAD_SUJETO_ASISTENCIA", 0.9, MODEL)]
     assert [text[s.start : s.end] for s in ages_with_their_months(text, spans)] == [want]
+
+
+def test_a_primary_care_team_is_a_health_centre():
+    text = "CAP SANT ANDREU — Equip d'Atenció Primària Sant Andreu\nc/ Gran de Sant Andreu, 112"
+    assert [text[a:b] for a, b, _ in find_health_centres(text)] == [
+        "CAP SANT ANDREU",
+        "Equip d'Atenció Primària Sant Andreu",
+    ]

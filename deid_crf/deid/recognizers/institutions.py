@@ -263,6 +263,9 @@ _CENTRE_HEADS = (
     "Centre de Salut",
     "Centro de Saúde",
     "Punto de Atención Continuada",
+    # a primary-care team named as its centre ("Equip d'Atenció Primària Sant Andreu")
+    "Equip d'Atenció Primària",
+    "Equipo de Atención Primaria",
     "Unidad de Salud Mental",
     "Consultorio Local",
     "Consultorio Médico",
