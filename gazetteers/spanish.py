@@ -140,6 +140,19 @@ HOLIDAYS = (
     "día del padre",
     "noche de San Juan",
     "revetlla de Sant Joan",
+    # other calendars' and languages' feasts the notes date things by: Chinese New Year,
+    # Orthodox Easter, Eid, Basque Holy Week, Asturian carnival (not "Fallas": matched in any
+    # case, "fallas" are failures in the unlabeled clinical text)
+    "Año Nuevo chino",
+    "Any Nou xinès",
+    "Pascua",
+    "Pascua ortodoxa",
+    "Aid el-Fitr",
+    "Eid al-Fitr",
+    "Aid el-Kebir",
+    "Eid al-Adha",
+    "Aste Santua",
+    "Antroxu",
 )
 # Everyday job words (PROFESION, P7.1) that a note puts after "que es", "antiguo" or "ES"
 # ("el hijo mayor, que es camionero"): written for this project, masculine forms, the

@@ -10,9 +10,11 @@ from __future__ import annotations
 import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
-from deid_crf.deid.recognizers.ages import ages_with_their_months
+from deid_crf.deid.recognizers.ages import ages_with_their_months, find_labelled_ages
+from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_health_centres
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.names import find_titled_staff
 from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
@@ -240,3 +242,53 @@ def test_a_primary_care_team_is_a_health_centre():
         "CAP SANT ANDREU",
         "Equip d'Atenció Primària Sant Andreu",
     ]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Pasó el Año Nuevo chino con su pareja.", ["Año Nuevo chino"]),  # the longest feast's name
+        ("vendrá en Pascua ortodoxa para unas semanas", ["Pascua ortodoxa"]),
+        ("cirugía después del Aid el-Fitr, a petición de la familia", ["Aid el-Fitr"]),
+        ("quiere estar en casa para Aste Santua; no hay problema", ["Aste Santua"]),
+        ("con fallas de juicio y de coherencia", []),  # failures, not Valencia's feast
+    ],
+)
+def test_feasts_of_other_calendars_and_languages(text, want):
+    assert [text[a:b] for a, b, _ in find_dates(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Carla Vidal Otero (MIR-2), n.º empregado SG204417\n", ["SG204417"]),  # Galician
+        ("en Tarragona el 9-II-2026, citología C26/001287. Cirugía", ["C26/001287"]),
+        ("citología cervical normal en 2019", []),
+        ("cedida al biobanco, codi donant BTE26-00417.", ["BTE26-00417"]),  # Catalan
+    ],
+)
+def test_more_labels_of_ids(text, want):
+    assert [text[a:b] for a, b, _ in find_labelled_ids(text)] == want
+
+
+def test_an_age_and_a_sex_in_one_table_cell():
+    text = "| F. nacimiento | 04.05.1981 | Edad / Sexo | 44 / M |\n| CIP | MNDR810504018 |"
+    ages = [PHISpan(a, b, kind, 1.0, MODEL) for a, b, kind in find_labelled_ages(text)]
+    assert [text[s.start : s.end] for s in ages] == ["44"]
+    assert [text[s.start : s.end] for s in sexes_after_ages(text, ages)] == ["44", "M"]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Argentina), que trabaja desde 2021 como bartender en un club.", ["bartender"]),
+        ("trabaja desde hace 5 años de camarera", ["camarera"]),
+    ],
+)
+def test_a_job_after_since_when_someone_works(text, want):
+    assert [text[a:b] for a, b, _ in find_professions(text)] == want
+
+
+def test_a_nurse_and_a_nursing_assistant_by_their_titles():
+    text = "02/04 · T · Enf. Yeray Hdez / TCAE Acerina\nVisita de su pareja"
+    assert [text[a:b] for a, b, _ in find_titled_staff(text)] == ["Yeray Hdez", "Acerina"]

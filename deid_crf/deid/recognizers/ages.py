@@ -79,10 +79,10 @@ _IN_WORDS = re.compile(
 # number and its unit; not "Edad gestacional" nor "edad de inicio". A form may write the
 # field with dot leaders or as a table cell, the birth date first (``F. nac. / Edat ......
 # 09/09/1971 / 53 anys``, ``edad | 30/06/2003 / 21``) or with the sex after it
-# (``IDADE/SEXO .... 76 anos / Muller``).
+# (``IDADE/SEXO .... 76 anos / Muller``, a table's ``| Edad / Sexo | 44 / M |``).
 _BIRTH_DATE_FIRST = rf"(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}{SP}*/{SP}*)?"
 _LABELLED = re.compile(
-    rf"{letter_first(AGE_LABELS)}(?i:(?:/(?:sexo|sexe|sexua))?{SP}*(?::|\.{{2,}}|\|)?{SP}*{_BIRTH_DATE_FIRST}"
+    rf"{letter_first(AGE_LABELS)}(?i:(?:{SP}*/{SP}*(?:sexo|sexe|sexua))?{SP}*(?::|\.{{2,}}|\|)?{SP}*{_BIRTH_DATE_FIRST}"
     rf"(?P<age>\d{{1,3}}(?:{SP}*(?:años|anys|anos|urte|years)(?!\w))?)"
     rf"(?![\w/%]|[.,:]\d|{SP}*(?:%|kg|cm|mg|semanas|meses|días)))"
 )

@@ -210,8 +210,9 @@ _SEASON = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # A feast, with its year when one follows (``Diada de 2023``, ``Navidad del 2019``).
+_LONGEST_FIRST = sorted(HOLIDAYS, key=len, reverse=True)  # "Año Nuevo chino" before "Año Nuevo"
 _HOLIDAY = re.compile(
-    rf"(?<!\w)(?:{'|'.join(h.replace(' ', SP + '+') for h in HOLIDAYS)})(?:{SP}+del?{SP}+(?:19|20)\d\d)?(?!\w)",
+    rf"(?<!\w)(?:{'|'.join(h.replace(' ', SP + '+') for h in _LONGEST_FIRST)})(?:{SP}+del?{SP}+(?:19|20)\d\d)?(?!\w)",
     re.IGNORECASE,
 )
 _DECADE = re.compile(rf"\blos{SP}+(?P<date>años{SP}+[2-9]0s?|[2-9]0s)(?!\w|{SP}*(?:años|%))", re.IGNORECASE)

@@ -152,14 +152,15 @@ FIELDS: tuple[Field, ...] = (
         shape=r"(?=(?:[^0-9]*[0-9]){6})[A-Z]{0,4}[-/]?[0-9]+(?:[-/][0-9]+)*",
         opens="ip",
     ),
-    # An imaging study's accession number and a biopsy's, shaped as a code ("(acceso
-    # AR25110388)", "biopsia previa B25/03154"): not "acceso venoso", "biopsia 2019".
+    # An imaging study's accession number and a biopsy's or a cytology's, shaped as a code
+    # ("(acceso AR25110388)", "biopsia previa B25/03154", "citología C26/001287"): not
+    # "acceso venoso", "biopsia 2019".
     Field(
-        rf"(?i:acceso|biopsia(?:{SP}+previa)?)",
+        rf"(?i:acceso|biopsia(?:{SP}+previa)?|citolog[ií]a)",
         CONTACT_ID,
         word=True,
         shape=r"[A-Z]{1,4}[0-9]{2}[-/]?[0-9]{4,}",
-        opens="ab",
+        opens="abc",
     ),
     # "Episodio quirúrgico:", "Nº de episodio de Urgencias:", "Código de cita:", "muestra MC25-003318".
     Field(
@@ -181,10 +182,10 @@ FIELDS: tuple[Field, ...] = (
     ),
     Field(r"(?i:colegiad[oa])", COLLEGIATE_ID, word=True, opens="c"),
     Field(
-        rf"(?i:{_NUMBER_SIGN}{_OF}(?:emp(?:l(?:eado|eat)?)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS",
+        rf"(?i:{_NUMBER_SIGN}{_OF}(?:empregad[oa]|emp(?:l(?:eado|eat)?)?\.?|mecanogr[aá]fico|pers(?:onal|oal)?\.?))|CIAS",
         EMPLOYEE_ID,
         opens="cn",
-    ),  # ca: "núm. empleat"
+    ),  # ca: "núm. empleat"; gl: "n.º empregado"
     Field(rf"(?i:langile{SP}+zk\.?)", EMPLOYEE_ID, opens="l"),  # eu: "langile zk. 48812"
     Field(r"(?i:empl\.)", EMPLOYEE_ID, word=True, shape=r"[0-9]{4,8}", opens="e"),  # "(empl. 22184)" after a name
     Field(rf"(?i:c[oó]digo{_OF}empleado)", EMPLOYEE_ID, word=True, opens="c"),
@@ -201,9 +202,9 @@ FIELDS: tuple[Field, ...] = (
         word=True,
         opens="fps",
     ),
-    # "nº de federado", "código de donante": member and donor numbers (P27.1).
+    # "nº de federado", "código de donante" (Catalan "codi donant"): member and donor numbers (P27.1).
     Field(
-        rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}(?:donante|participante))",
+        rf"(?i:{_NUMBER_SIGN}{_OF}federad[oa]|licencia{SP}+federativa|c[oó]digo{_OF}(?:donante|participante)|codi{SP}+donant)",
         OTHER_ID,
         opens="cln",
     ),

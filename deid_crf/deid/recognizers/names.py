@@ -398,14 +398,15 @@ _NOT_NAME_WORDS = (
 
 
 # A doctor named by the title and surnames anywhere in running text (``TC de macizo facial
-# (Dr. Bensimón, radiólogo de guardia)``, ``la Dra. Lasa``, ``Doctora Ruiz de la Serna``):
+# (Dr. Bensimón, radiólogo de guardia)``, ``la Dra. Lasa``, ``Doctora Ruiz de la Serna``),
+# and a nurse or a nursing assistant by theirs (``Enf. Yeray Hdez / TCAE Acerina``):
 # staff (P5.1), the title left out (N5.1). Not after the head of a place named after a
 # doctor (``Hospital Dr. Negrín``, ``Avda. Doctor Fleming``, ``CEIP Doctor …``). The rule layer
 # adds it after the merge, only where no span overlaps it: a hospital the model found (``el
 # Doctor Peset``) stays a hospital, and a name the model found keeps its edges.
 _LONG_WORD = rf"[{UPPER}][^\W\d_]+(?:['’-][{UPPER}][^\W\d_]+)*"
 _TITLED_NAME = re.compile(
-    rf"(?<![\w.])(?:Dr|Dra|Dr\.ª|Doctor|Doctora)\.?{SP}+"
+    rf"(?<![\w.])(?:Dr|Dra|Dr\.ª|Doctor|Doctora|Enf|TCAE|DUE)\.?{SP}+"
     rf"(?P<name>{_LONG_WORD}(?:{SP}+(?:(?:de|del|de{SP}la|y|i){SP}+)?{_LONG_WORD}){{0,3}})(?![\w/-])"
 )
 # Words that end the name: those that end a name in a field, and a header's next field on the

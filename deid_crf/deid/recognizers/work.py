@@ -50,11 +50,13 @@ from deid_crf.text.spans import RULE, PHISpan
 
 PROFESSION = "PROFESION"
 
-# How long someone worked, between the verb and "como" or "de" ("trabajó 30 años de
-# operaria", "treballà tota la vida com a pagès").
+# How long or since when someone worked, between the verb and "como" or "de" ("trabajó
+# 30 años de operaria", "treballà tota la vida com a pagès", "trabaja desde 2021 como").
 _WORKED_FOR = (
     rf"(?:{SP}+(?:durante{SP}+)?(?:(?:unos|casi|más{SP}+de){SP}+)?(?:\d{{1,2}}|muchos|varios|pocos){SP}+años"
-    rf"|{SP}+(?:toda{SP}+(?:la{SP}+|su{SP}+)?vida|tota{SP}+la{SP}+vida))?"
+    rf"|{SP}+(?:toda{SP}+(?:la{SP}+|su{SP}+)?vida|tota{SP}+la{SP}+vida)"
+    # or since when ("trabaja desde 2021 como bartender", "desde hace 3 años de")
+    rf"|{SP}+desde{SP}+(?:(?:19|20)\d\d|hace{SP}+\S+{SP}+años))?"
 )
 _CUE = (
     r"(?:(?<!\w)(?:trabaja(?:ba|ndo)?|trabajó|trabajado|trabajar|ejerce|ejercía|ejerció"
