@@ -19,7 +19,7 @@ from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.sex import sexes_after_ages
-from deid_crf.deid.recognizers.work import find_professions
+from deid_crf.deid.recognizers.work import find_professions, professions_in_apposition
 from deid_crf.deid.rules import propagate_names, rule_layer
 from deid_crf.text.spans import MODEL, PHISpan
 
@@ -292,3 +292,30 @@ def test_a_job_after_since_when_someone_works(text, want):
 def test_a_nurse_and_a_nursing_assistant_by_their_titles():
     text = "02/04 · T · Enf. Yeray Hdez / TCAE Acerina\nVisita de su pareja"
     assert [text[a:b] for a, b, _ in find_titled_staff(text)] == ["Yeray Hdez", "Acerina"]
+
+
+def test_a_partner_word_in_brackets_after_a_phone_or_the_partners_name():
+    text = "Teléfonos: 667 402 918 (muller)\nContacte: Hannah Pritchard (parella) – +44 7723 905 118"
+    start = text.index("Hannah")
+    name = PHISpan(start, start + len("Hannah Pritchard"), "NOMBRE_PERSONAL_SANITARIO", 0.8, MODEL)
+    out = [(text[s.start : s.end], s.type) for s in relatives(text, [name])]
+    assert out == [
+        ("muller", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("Hannah Pritchard", "FAMILIARES_SUJETO_ASISTENCIA"),
+        ("parella", "FAMILIARES_SUJETO_ASISTENCIA"),
+    ]
+
+
+def test_a_sex_word_in_brackets_after_the_patients_name_makes_no_relative():
+    text = "Paciente: Ana López Ruiz (mujer), 45 años"
+    start = text.index("Ana")
+    name = PHISpan(start, start + len("Ana López Ruiz"), "NOMBRE_SUJETO_ASISTENCIA", 0.9, MODEL)
+    assert [(s.start, s.type) for s in relatives(text, [name])] == [(start, "NOMBRE_SUJETO_ASISTENCIA")]
+
+
+def test_a_job_in_brackets_after_a_relatives_name():
+    text = "Padre: Iñigo Goñi Arbizu (electricista)\nTeléfono: 690 284 117"
+    start = text.index("Iñigo")
+    spans = [PHISpan(start, text.index(" (elec"), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    out = [text[s.start : s.end] for s in professions_in_apposition(text, spans)]
+    assert out == ["Iñigo Goñi Arbizu", "electricista"]

@@ -210,6 +210,32 @@ _PARTNER = re.compile(
     rf"(?![\w\-:])(?!{SP}*:)",
     re.IGNORECASE,
 )
+# A partner's word alone in brackets after a phone number or after the partner's name
+# (``667 402 918 (muller)``, ``Contacte: Hannah Pritchard (parella)``): whose the number
+# or the name is, as a kinship word in brackets after a phone says it (``(madre)``); the
+# name before it is the relative's. MEDDOCAN train and dev have none; the guide splits 2.
+_PARTNER_IN_BRACKETS = re.compile(
+    rf"{SP}*\({SP}*(?P<phrase>(?i:mujer|muller|dona|marido|home|pareja|parella|parexa|espos[oa]|novi[oa])){SP}*\)"
+)
+
+
+_SEX_WORDS = frozenset(("mujer", "muller", "dona", "home"))  # after a name they may say its sex: "Ana López (mujer)"
+
+
+def _partners_in_brackets(text: str, spans: Sequence[PHISpan]) -> tuple[list[tuple[int, int]], set[int]]:
+    """The partner words in brackets of :data:`_PARTNER_IN_BRACKETS` right after a digit or
+    a person's span, and the starts of those persons' spans."""
+    ends = {s.end: s for s in spans if s.type in PERSON_TYPES}
+    found, named = [], set()
+    for m in _PARTNER_IN_BRACKETS.finditer(text):
+        if m.start() and text[m.start() - 1].isdigit():
+            found.append(m.span("phrase"))
+        elif (person := ends.get(m.start())) is not None and normalize(m.group("phrase")) not in _SEX_WORDS:
+            found.append(m.span("phrase"))
+            named.add(person.start)
+    return found, named
+
+
 # Catalan and Galician "dona" (woman, wife) after an article is the patient's wife in the
 # notes that use it ("la dona no té telèfon", "A dona faleceu en 2019"); Spanish has "dona"
 # only as a verb, after a pronoun or a name.
@@ -340,6 +366,10 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         # "Hermanos Falcó" is a street, "Nieto" a surname.
         if _is_relative_phrase(text, m) and not coverage.overlaps(*m.span("phrase"))
     ]
+    partners, named = _partners_in_brackets(text, spans) if "(" in text else ([], set())
+    added += [PHISpan(a, b, RELATIVE, 1.0, RULE) for a, b in partners if not coverage.overlaps(a, b)]
+    if named:
+        spans = [replace(s, type=RELATIVE, source=RULE) if s.start in named else s for s in spans]
     found = {(s.start, s.end) for s in added}
     added += [
         PHISpan(start, end, RELATIVE, 1.0, RULE)

@@ -243,7 +243,8 @@ def _profession_end(m: re.Match[str]) -> int:
 # the span and a comma.
 _RELATIVE = "FAMILIARES_SUJETO_ASISTENCIA"
 _APPOSED_TO = ("NOMBRE_SUJETO_ASISTENCIA", _RELATIVE, "EDAD_SUJETO_ASISTENCIA")
-_APPOSED_PROFESSION = re.compile(rf"{SP}*,{SP}*(?P<head>{_WORD}){_REST}", re.IGNORECASE)
+# (or in brackets: "Padre: Iñigo Goñi Arbizu (electricista)")
+_APPOSED_PROFESSION = re.compile(rf"{SP}*(?:,|\(){SP}*(?P<head>{_WORD}){_REST}", re.IGNORECASE)
 
 
 def professions_in_apposition(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
