@@ -14,11 +14,13 @@ from deid_crf.deid.recognizers.ages import ages_with_their_months, find_labelled
 from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_health_centres
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
+from deid_crf.deid.recognizers.marks import find_tattoos
 from deid_crf.deid.recognizers.names import find_titled_staff
 from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.sex import sexes_after_ages
+from deid_crf.deid.recognizers.vehicles import find_vehicle_ids
 from deid_crf.deid.recognizers.work import find_professions, professions_in_apposition
 from deid_crf.deid.rules import propagate_names, rule_layer
 from deid_crf.text.spans import MODEL, PHISpan
@@ -319,3 +321,31 @@ def test_a_job_in_brackets_after_a_relatives_name():
     spans = [PHISpan(start, text.index(" (elec"), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
     out = [text[s.start : s.end] for s in professions_in_apposition(text, spans)]
     assert out == ["Iñigo Goñi Arbizu", "electricista"]
+
+
+def test_a_mopeds_plate():
+    text = "caída de ciclomotor (Yamaha Jog, matr. C-7719-BKS) en la carretera"
+    assert [text[a:b] for a, b, _ in find_vehicle_ids(text)] == ["C-7719-BKS"]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "Lesiones en codo.\nTatuaje: baobab y luna en antebrazo izquierdo.\nResto: normal.",
+            ["baobab y luna en antebrazo izquierdo"],
+        ),
+        ("Tatuaje: no.", []),
+        ("Tatuajes: sin interés.", []),
+    ],
+)
+def test_a_tattoo_described_after_its_label(text, want):
+    assert [text[a:b] for a, b, _ in find_tattoos(text)] == want
+
+
+def test_a_road_span_that_runs_on_into_where_on_the_road_is_cut():
+    text = "en la A-332, p.k. 9, a la altura de San Juan de los Terreros, al esquivar un perro."
+    start = text.index("A-332")
+    model = [PHISpan(start, text.index(", al esquivar"), "CALLE", 0.9, MODEL)]
+    out = rule_layer("default", propagate=False).apply(text, model)
+    assert "A-332, p.k. 9" in [text[s.start : s.end] for s in out if s.type == "CALLE"]

@@ -570,9 +570,12 @@ _ORGANISATION_RUNS_ON = re.compile(
 
 
 # A street's span that runs on into the next part of the address, its neighbourhood's
-# generic word ("c/ General Villalba, 31, 2.º, barrio del Real"): no CALLE span of MEDDOCAN
-# train and dev ends so.
-_STREET_RUNS_ON = re.compile(rf",{SP}*(?i:barrio|barriada|bº|urbanización|urb\.?)$")
+# generic word ("c/ General Villalba, 31, 2.º, barrio del Real"), or into where on the road
+# ("A-332, p.k. 9, a la altura de San Juan de los Terreros"): no CALLE span of MEDDOCAN
+# train and dev ends so or holds that.
+_STREET_RUNS_ON = re.compile(
+    rf",{SP}*(?i:barrio|barriada|bº|urbanización|urb\.?)$|,{SP}*a{SP}+la{SP}+altura{SP}+de(?!\w)"
+)
 
 
 # A Basque address's floor side abbreviated (``3. ezk.`` ezkerra, left; ``2. esk.`` eskuina,

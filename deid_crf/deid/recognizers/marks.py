@@ -5,7 +5,8 @@ notes annotate it. A tattoo only mentioned (``sin tatuajes``, ``tatuajes en ambo
 brazos``) describes nobody and is left alone: the phrase needs ``de``, ``del`` or
 ``con`` after the word, and not only a person after them (``el tatuaje de la
 paciente``, the one MEDDOCAN dev mentions, unannotated). It ends at the clause: a full
-stop, a semicolon, a comma, a bracket or the end of the line.
+stop, a semicolon, a comma, a bracket or the end of the line. After a field's label
+(``Tatuaje: baobab y luna en antebrazo izquierdo``) the description alone is the span.
 """
 
 from __future__ import annotations
@@ -26,9 +27,19 @@ _TATTOO = re.compile(
 )
 
 
+# A tattoo described after a field's label (``Tatuaje: baobab y luna en antebrazo
+# izquierdo``): the description, the label left out (G2); not a negative one.
+_TATTOO_FIELD = re.compile(
+    rf"(?i:\btatuajes?{SP}*:{SP}*)(?!(?i:no|sin|ninguno|niega|negativo|-)\b)"
+    rf"(?P<what>[^\s.;,:()\[\]][^.;,:()\[\]\n]{{1,99}}?)(?=\s*[.;,:()\[\]\n]|\s*$)"
+)
+
+
 def find_tattoos(text: str) -> Iterator[Match]:
     """Described tattoos (see the module)."""
     if "atuaje" not in text and "ATUAJE" not in text:
         return
     for m in _TATTOO.finditer(text):
         yield m.start(), m.end(), OTHER_SUBJECT
+    for m in _TATTOO_FIELD.finditer(text):
+        yield m.start("what"), m.end("what"), OTHER_SUBJECT

@@ -1,8 +1,8 @@
 """Vehicle registration plates and chassis numbers (IDENTIF_VEHICULOS_NRSERIE_PLACAS).
 
 Spanish plates are four digits and three consonants since 2000 (``7731 LKB``), a
-province code, four digits and one or two letters before (``M-1234-AB``), and a
-trailer's carry an ``R`` in front (``R-4512-BCD``). A chassis number (VIN) is 17
+province code, four digits and one or two letters before (``M-1234-AB``), a
+trailer's carry an ``R`` in front (``R-4512-BCD``) and a moped's a ``C`` (``C-7719-BKS``). A chassis number (VIN) is 17
 letters and digits without I, O or Q. Four digits and three capitals, or 17 of them,
 are common enough in clinical text (lot numbers, codes) that a plate or VIN counts
 only after a word that announces a vehicle on the same line: ``matrícula``, ``placa``,
@@ -22,6 +22,8 @@ _CONSONANTS = "BCDFGHJKLMNPRSTVWXYZ"
 _PLATE = re.compile(
     rf"(?<![\w-])(?:R-?)?\d{{4}}[ -]?[{_CONSONANTS}]{{3}}(?![\w-])"
     rf"|(?<![\w-])[A-Z]{{1,2}}-?\d{{4}}-?[A-Z]{{1,2}}(?![\w-])"
+    # a moped's: "C", four digits and three consonants ("C-7719-BKS")
+    rf"|(?<![\w-])C-?\d{{4}}-?[{_CONSONANTS}]{{3}}(?![\w-])"
 )
 _VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-Z])[A-HJ-NPR-Z0-9]{17}(?![\w-])")
 _CONTEXT = re.compile(
