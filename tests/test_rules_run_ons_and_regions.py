@@ -17,7 +17,7 @@ from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut
 from deid_crf.deid.recognizers.marks import find_tattoos
 from deid_crf.deid.recognizers.names import find_titled_staff
 from deid_crf.deid.recognizers.non_entities import is_no_entity
-from deid_crf.deid.recognizers.places import towns_before_countries
+from deid_crf.deid.recognizers.places import is_lower_case_note, places_by_name, towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.sex import sexes_after_ages
 from deid_crf.deid.recognizers.vehicles import find_vehicle_ids
@@ -349,3 +349,30 @@ def test_a_road_span_that_runs_on_into_where_on_the_road_is_cut():
     model = [PHISpan(start, text.index(", al esquivar"), "CALLE", 0.9, MODEL)]
     out = rule_layer("default", propagate=False).apply(text, model)
     assert "A-332, p.k. 9" in [text[s.start : s.end] for s in out if s.type == "CALLE"]
+
+
+LOWER_CASE_NOTE = (
+    "s: varón 39a, natural de mbour (senegal). llegó en cayuco en otoño de 2020. estuvo en la laguna (tenerife). "
+    "ahora mozo de almacén. fuma 10 cig/día. no alergias. vive con su primo. hermano en bradford (reino unido). "
+    "o: ta 164/98. fc 78. ap: normal. ac: rítmica. pide chile en la comida. a: hta grado 2. p: enalapril."
+)
+
+
+def test_a_note_in_lower_case_is_told_from_one_in_ordinary_case():
+    assert is_lower_case_note(LOWER_CASE_NOTE)
+    ordinary = ". ".join(s[:1].upper() + s[1:] for s in LOWER_CASE_NOTE.split(". "))
+    assert not is_lower_case_note(ordinary)
+
+
+def test_places_in_lower_case_in_a_note_in_lower_case():
+    spans = towns_before_countries(LOWER_CASE_NOTE, places_by_name(LOWER_CASE_NOTE, []))
+    found = [(LOWER_CASE_NOTE[s.start : s.end], s.type) for s in spans]
+    assert found == [
+        ("mbour", "TERRITORIO"),
+        ("senegal", "PAIS"),
+        ("tenerife", "TERRITORIO"),
+        ("bradford", "TERRITORIO"),
+        ("reino unido", "PAIS"),
+    ]  # not "chile", a word in lower case too
+    ordinary = ". ".join(s[:1].upper() + s[1:] for s in LOWER_CASE_NOTE.split(". "))
+    assert places_by_name(ordinary, []) == []
