@@ -376,3 +376,15 @@ def test_places_in_lower_case_in_a_note_in_lower_case():
     ]  # not "chile", a word in lower case too
     ordinary = ". ".join(s[:1].upper() + s[1:] for s in LOWER_CASE_NOTE.split(". "))
     assert places_by_name(ordinary, []) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("Enf. Maite Ruano\n\nMiér 4-III — Mejor. Orientado.", ["Miér 4-III"]),
+        ("Eco-cardio.\n\nmar 10-III - EMR\nS: Noche intranquila", ["mar 10-III"]),
+        ("Lesión (Paris 0-III). Biopsias.", []),  # a classification, not an entry's date
+    ],
+)
+def test_a_progress_notes_entry_dated_with_a_roman_month(text, want):
+    assert [text[a:b] for a, b, _ in find_dates(text)] == want

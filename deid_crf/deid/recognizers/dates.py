@@ -154,10 +154,12 @@ _MEASURE_WIDTH = 40
 
 # A weekday (or its abbreviation) and the day, maybe with the month, opening a progress
 # note's entry, before its dash and maybe the time (``vie 18 — …``, ``mar 15-oct — …``,
-# ``miér 4 feb — …``, ``Dom 02/11 – …``, ``Mar 04/11 09:15 – …``, ``viernes 28/11 — …``).
+# ``miér 4 feb — …``, ``Dom 02/11 – …``, ``Mar 04/11 09:15 – …``, ``viernes 28/11 — …``, a
+# Roman month: ``Miér 4-III — …``).
 _ENTRY_WEEKDAY_DAY = re.compile(
     rf"^[ \t]*(?P<date>(?i:{_WEEKDAY_ABBREVIATIONS}|{_WEEKDAY})\.?,?{SP}+(?P<day>\d{{1,2}})"
-    rf"(?:(?:-|{SP}+)(?i:{'|'.join(MONTH_ABBREVIATIONS)})\.?|/(?P<month>\d{{1,2}})(?!/\d))?)"
+    rf"(?:(?:-|{SP}+)(?i:{'|'.join(MONTH_ABBREVIATIONS)})\.?|-(?:XII|XI|IX|X|VIII|VII|VI|IV|V|III|II|I)"
+    rf"|/(?P<month>\d{{1,2}})(?!/\d))?)"
     rf"(?={SP}+(?:\d{{1,2}}[:h.]\d\d{SP}+)?[—–-]{SP})",
     re.MULTILINE,
 )
