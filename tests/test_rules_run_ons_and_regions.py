@@ -15,7 +15,7 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.institutions import find_health_centres
 from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut_from_ids
 from deid_crf.deid.recognizers.marks import find_tattoos
-from deid_crf.deid.recognizers.names import find_titled_staff
+from deid_crf.deid.recognizers.names import find_titled_staff, hyphenated_names
 from deid_crf.deid.recognizers.non_entities import is_no_entity
 from deid_crf.deid.recognizers.places import is_lower_case_note, places_by_name, towns_before_countries
 from deid_crf.deid.recognizers.relatives import relatives
@@ -388,3 +388,24 @@ def test_places_in_lower_case_in_a_note_in_lower_case():
 )
 def test_a_progress_notes_entry_dated_with_a_roman_month(text, want):
     assert [text[a:b] for a, b, _ in find_dates(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, half, want",
+    [
+        ("- Hija en Suceava, Ana-Mirela, +40 744 218 907.", "Mirela", "Ana-Mirela"),
+        ("Trabajadora social: Lucía Sánchez-Migallón, ext. 4412.", "Lucía Sánchez", "Lucía Sánchez-Migallón"),
+        ("Vive con María, su hija.", "María", "María"),
+    ],
+)
+def test_a_hyphenated_name_the_model_took_half_of(text, half, want):
+    start = text.index(half)
+    spans = [PHISpan(start, start + len(half), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    assert [text[s.start : s.end] for s in hyphenated_names(text, spans)] == [want]
+
+
+def test_a_galician_qualifier_after_a_kinship_word():
+    text = "- Nai con bocio.\n- Irmá pequena: carcinoma papilar de tiroides aos 41 anos."
+    start = text.index("Irmá")
+    spans = [PHISpan(start, start + 4, "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
+    assert "Irmá pequena" in [text[s.start : s.end] for s in relatives(text, spans)]

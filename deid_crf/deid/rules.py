@@ -83,6 +83,7 @@ from deid_crf.deid.recognizers.names import (
     find_labelled_patients,
     find_labelled_staff,
     given_names_after_comma,
+    hyphenated_names,
     initials_before_names,
     newborns_mothers,
     nicknames_after_names,
@@ -486,7 +487,7 @@ class RuleLayer:
             spans = towns_after_countries(text, places_by_name(text, organisations(text, spans)))
             spans = street_tails(text, towns_before_countries(text, spans))
             spans = joined_places(text, split_at_slashes(text, spans))
-            spans = newborns_mothers(text, without_titles(text, spans))
+            spans = newborns_mothers(text, hyphenated_names(text, without_titles(text, spans)))
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = entry_signatures(text, titled_staff(text, spans))
             spans = staff_numbers_after_names(

@@ -695,7 +695,9 @@ _NUMERAL_BEFORE = re.compile(rf"(?<!\w)(?!(?i:ambos|ambas))(?i:{_NUMERAL}){SP}+$
 # of 21).
 # (Not "gemela": MEDDOCAN dev writes "hermana" alone in "hermana gemela de su madre".)
 _QUALIFIER_AFTER = re.compile(
-    rf"{SP}+(?:mayor|menor|mayores|menores|pequeñ[oa]s?|median[oa]|únic[oa]|matern[oa]s?|patern[oa]s?)(?![\w-])",
+    rf"{SP}+(?:mayor|menor|mayores|menores|pequeñ[oa]s?|median[oa]|únic[oa]|matern[oa]s?|patern[oa]s?"
+    # Galician and Catalan ("Irmá pequena", "o fillo maior", "la filla petita")
+    rf"|pequen[oa]s?|maior|maiores|petit[a]?|petits|petites|gran|grans)(?![\w-])",
     re.IGNORECASE,
 )
 _KIN_ALONE = re.compile(rf"(?:{_NUMERAL}{SP}+)?{_KIN_WORD}", re.IGNORECASE)
