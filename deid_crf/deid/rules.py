@@ -650,11 +650,18 @@ def rule_layer(mode: str, propagate: bool | None = None) -> RuleLayer:
 RULE_MODES = ("default", *PRIORITIES)
 
 
+# Tables built on first use only, in the worker that needs them, and not by prepare():
+# read on a rare path (no MEDDOCAN dev document reads the INE's given names, which a
+# relative's span run on into a lower-case word needs), so building them before forking
+# would cost every run (0.04 s) for nothing.
+BUILT_WHEN_NEEDED = ("relatives._given_names",)
+
+
 def prepare() -> None:
     """Build now what the recognizers build on first use (their longest patterns, the
     country and occupation tables): worker processes forked after this share them
     instead of each building them again, about 0.1 s of a core per worker."""
-    from deid_crf.deid.recognizers import addresses, institutions, phones, places, relatives, work
+    from deid_crf.deid.recognizers import addresses, institutions, phones, places, work
 
     for build in (
         institutions._body,
@@ -670,6 +677,5 @@ def prepare() -> None:
         addresses._towns,
         work.occupation_words,
         phones._shortest_national_number,
-        relatives._given_names,
     ):
         build()

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from deid_crf.deid.recognizers.common import (
     SP,
@@ -313,6 +313,7 @@ _PLACES_THAT_ARE_WORDS = frozenset(
 _ANY_WORD = re.compile(r"(?<!\w)[^\W\d_]+")
 
 
+@lru_cache(maxsize=4)  # asked twice per text by the rule layer
 def is_lower_case_note(text: str) -> bool:
     """Most of ``text``'s sentences, at least :data:`_FEWEST_OPENINGS`, open in lower case."""
     openings = [m.group(1) for m in _SENTENCE_OPENING.finditer(text)]

@@ -214,8 +214,9 @@ _PARTNER = re.compile(
 # (``667 402 918 (muller)``, ``Contacte: Hannah Pritchard (parella)``): whose the number
 # or the name is, as a kinship word in brackets after a phone says it (``(madre)``); the
 # name before it is the relative's. MEDDOCAN train and dev have none; the guide splits 2.
+# (opening on the bracket, so that re skips to the next "(" in C)
 _PARTNER_IN_BRACKETS = re.compile(
-    rf"{SP}*\({SP}*(?P<phrase>(?i:mujer|muller|dona|marido|home|pareja|parella|parexa|espos[oa]|novi[oa])){SP}*\)"
+    rf"\({SP}*(?P<phrase>(?i:mujer|muller|dona|marido|home|pareja|parella|parexa|espos[oa]|novi[oa])){SP}*\)"
 )
 
 
@@ -228,9 +229,12 @@ def _partners_in_brackets(text: str, spans: Sequence[PHISpan]) -> tuple[list[tup
     ends = {s.end: s for s in spans if s.type in PERSON_TYPES}
     found, named = [], set()
     for m in _PARTNER_IN_BRACKETS.finditer(text):
-        if m.start() and text[m.start() - 1].isdigit():
+        before = m.start()  # where the word or number before ends
+        while before and text[before - 1] in " \t":
+            before -= 1
+        if before and text[before - 1].isdigit():
             found.append(m.span("phrase"))
-        elif (person := ends.get(m.start())) is not None and normalize(m.group("phrase")) not in _SEX_WORDS:
+        elif (person := ends.get(before)) is not None and normalize(m.group("phrase")) not in _SEX_WORDS:
             found.append(m.span("phrase"))
             named.add(person.start)
     return found, named
@@ -549,7 +553,7 @@ _WORDS_OF_RELATIVES = frozenset(
 @cache
 def _given_names() -> frozenset[str]:
     """The INE's given names (``gazetteers/lists/first_names.tsv``), normalized: read on
-    first use, or by :func:`deid_crf.deid.rules.prepare` before workers are forked."""
+    first use only (see :data:`deid_crf.deid.rules.BUILT_WHEN_NEEDED`)."""
     return listed_names(("first_names.tsv",), normalize)
 
 
