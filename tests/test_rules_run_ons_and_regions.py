@@ -47,6 +47,7 @@ def _relative_over(text: str, phrase: str) -> list[PHISpan]:
     ],
 )
 def test_a_relative_span_run_on_into_the_sentence_is_cut_to_the_kinship_phrase(text, model_span, want):
+    # (in a note in ordinary case: "Familia: sobrina pilar" there is cut, see below)
     out = [text[s.start : s.end] for s in relatives(text, _relative_over(text, model_span)) if s.type == RELATIVE]
     assert want in out and model_span not in out
 
@@ -57,7 +58,11 @@ def test_a_relative_span_run_on_into_the_sentence_is_cut_to_the_kinship_phrase(t
         ("Antecedentes: hermano varón con nefropatía.", "hermano varón"),  # MEDDOCAN train
         ("Es la primera hija de padres jóvenes sanos.", "padres jóvenes"),  # MEDDOCAN train
         ("Tiene dos primos hermanos con sordera.", "primos hermanos"),
-        ("Vive con su mujer encarna, que la cuida.", "mujer encarna"),  # a given name in lower case
+        # a note written in lower case writes the relative's name so
+        (
+            "afebril. tolera. diuresis ok. pcr baja. dolor 3/10. camina. duerme. familia: sobrina pilar, su referente.",
+            "sobrina pilar",
+        ),
         ("La hermana gemela sana.", "hermana gemela"),  # a qualifier
         ("Acude con su hija Inmaculada.", "hija Inmaculada"),  # a capitalised name
     ],
@@ -409,3 +414,10 @@ def test_a_galician_qualifier_after_a_kinship_word():
     start = text.index("Irmá")
     spans = [PHISpan(start, start + 4, "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)]
     assert "Irmá pequena" in [text[s.start : s.end] for s in relatives(text, spans)]
+
+
+def test_a_lower_case_word_after_a_kinship_word_is_cut_in_a_note_in_ordinary_case():
+    text = "Familia: sobrina pilar, su referente."
+    start = text.index("sobrina")
+    out = relatives(text, [PHISpan(start, start + len("sobrina pilar"), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)])
+    assert [text[s.start : s.end] for s in out] == ["sobrina"]

@@ -650,13 +650,6 @@ def rule_layer(mode: str, propagate: bool | None = None) -> RuleLayer:
 RULE_MODES = ("default", *PRIORITIES)
 
 
-# Tables built on first use only, in the worker that needs them, and not by prepare():
-# read on a rare path (no MEDDOCAN dev document reads the INE's given names, which a
-# relative's span run on into a lower-case word needs), so building them before forking
-# would cost every run (0.04 s) for nothing.
-BUILT_WHEN_NEEDED = ("relatives._given_names",)
-
-
 def prepare() -> None:
     """Build now what the recognizers build on first use (their longest patterns, the
     country and occupation tables): worker processes forked after this share them

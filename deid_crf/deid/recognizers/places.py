@@ -41,13 +41,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cache, lru_cache
+from functools import cache
 
 from deid_crf.deid.recognizers.common import (
     SP,
     TERRITORY,
     Match,
     finditer_at,
+    is_lower_case_note,
     is_word_char,
     letter_first,
     listed_names,
@@ -297,27 +298,16 @@ _FIRST_WORD = re.compile(r"[^\W\d_]+")
 _CAPITALISED = re.compile(rf"[{UPPER}](?<!\w[{UPPER}])[^\W\d_]*")
 
 
-# A note written in lower case throughout ("s: varón 39a, natural de mbour (senegal). llegó
-# en …"): most of its sentences open with a lower-case letter (the notes' guide splits: 10
-# notes, 54–100 %; MEDDOCAN train and dev at most 14 %, the unlabeled case reports at most
-# 43 %). In it a country's or a Spanish region's name is looked up in lower case too, unless
-# it is also a word or a name's piece in lower case ("chile", "china", "franca", "granada",
-# "la palma", "usa": the unlabeled clinical text writes them so).
-_SENTENCE_OPENING = re.compile(r"(?:^|[.!?][ \t]+)[^\w\n]*([^\W\d_])", re.MULTILINE)
-_LOWER_CASE_SHARE = 0.5
-_FEWEST_OPENINGS = 8
+# In a note written in lower case throughout (:func:`~deid_crf.deid.recognizers.common.
+# is_lower_case_note`: "s: varón 39a, natural de mbour (senegal). llegó en …") a country's or
+# a Spanish region's name is looked up in lower case too, unless it is also a word or a
+# name's piece in lower case ("chile", "china", "franca", "granada", "la palma", "usa": the
+# unlabeled clinical text writes them so).
 _PLACES_THAT_ARE_WORDS = frozenset(
     ("chile", "china", "franca", "usa", "congo", "guinea", "granada", "valencia", "la palma", "palma", "cuba")
     + ("india", "georgia", "leon", "cuenca", "el hierro", "mali", "chad", "niger", "togo", "samoa", "dominica")
 )
 _ANY_WORD = re.compile(r"(?<!\w)[^\W\d_]+")
-
-
-@lru_cache(maxsize=4)  # asked twice per text by the rule layer
-def is_lower_case_note(text: str) -> bool:
-    """Most of ``text``'s sentences, at least :data:`_FEWEST_OPENINGS`, open in lower case."""
-    openings = [m.group(1) for m in _SENTENCE_OPENING.finditer(text)]
-    return len(openings) >= _FEWEST_OPENINGS and sum(c.islower() for c in openings) >= _LOWER_CASE_SHARE * len(openings)
 
 
 def _lower_case_words(text: str) -> list[tuple[int, str]]:

@@ -54,10 +54,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from functools import cache
 
 from deid_crf.deid.recognizers import number_words
-from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_word_char, listed_names
+from deid_crf.deid.recognizers.common import SP, by_first_letter, finditer_at, is_lower_case_note, is_word_char
 from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, MONTHS, SPECIALTY_WORDS, UPPER, WEEKDAYS, normalize
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
@@ -540,7 +539,8 @@ _LEADING_WORD = re.compile(rf"[^\W\d_]+{SP}+(?:el|la|los|las|su|sus|un|una){SP}+
 # 5520931``). The word is kept when it may belong to the relative: a qualifier, ``de``
 # (an age follows), a word of MEDDOCAN train's and the guide splits' FAMILIARES spans
 # (``hermano varón``, ``recién nacida``, ``padres jóvenes``, ``primos hermanos``), a
-# given name in lower case (``mujer encarna``), a capitalised name.
+# capitalised name, and any lower-case word in a note written in lower case, where it may
+# be the relative's name (``su mujer encarna``, ``sobrina pilar``).
 _KIN_THEN_WORD = re.compile(rf"(?P<kept>{_KIN_ONLY.pattern}){SP}+(?P<word>[^\W_]+)", re.IGNORECASE)
 _QUALIFIER_WORD = re.compile(_QUALIFIER, re.IGNORECASE)
 _WORDS_OF_RELATIVES = frozenset(
@@ -548,13 +548,6 @@ _WORDS_OF_RELATIVES = frozenset(
     + ("hermano", "hermana", "hermanos", "hermanas", "politico", "politica", "politicos", "politicas")
     + ("adoptivo", "adoptiva", "adoptivos", "adoptivas", "biologico", "biologica", "femenina", "masculino")
 )
-
-
-@cache
-def _given_names() -> frozenset[str]:
-    """The INE's given names (``gazetteers/lists/first_names.tsv``), normalized: read on
-    first use only (see :data:`deid_crf.deid.rules.BUILT_WHEN_NEEDED`)."""
-    return listed_names(("first_names.tsv",), normalize)
 
 
 def _runs_into_sentence(text: str, m: re.Match[str]) -> bool:
@@ -565,8 +558,9 @@ def _runs_into_sentence(text: str, m: re.Match[str]) -> bool:
         return True
     if not word.isalpha() or (word[0].isupper() and not text[m.start() : m.end()].isupper()):
         return False
-    key = normalize(word)
-    return not _QUALIFIER_WORD.fullmatch(word) and key not in _WORDS_OF_RELATIVES and key not in _given_names()
+    if word.islower() and is_lower_case_note(text):
+        return False  # a note in lower case writes the relative's name so ("su sobrina pilar")
+    return not _QUALIFIER_WORD.fullmatch(word) and normalize(word) not in _WORDS_OF_RELATIVES
 
 
 _NAMED_TYPES = (*PERSON_TYPES, RELATIVE)
