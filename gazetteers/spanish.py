@@ -68,7 +68,9 @@ def normalize(text: str) -> str:
 # names (Colonia, Victoria, Florencia, Rosario, Lima, Lagos, La Paz, San José, Asunción) are
 # left out, and so is Túnez (a country too), and one-word names whose lower-case form the
 # unlabeled clinical text has three times or more (roma, acra; tests/test_recognizers.py
-# checks it, as for the municipalities that are words). "_" joins the words of a name.
+# checks it, as for the municipalities that are words). "_" joins the words of a name. The
+# second block: cities in Ukraine, Romania, Bulgaria, Senegal, Pakistan, Scandinavia,
+# Germany and Portugal that patients in Spain and their relatives come from or live in.
 WORLD_CITIES = tuple(
     w.replace("_", " ")
     for w in """
@@ -89,6 +91,10 @@ WORLD_CITIES = tuple(
     Manila Bangkok Hanói Nueva_Delhi Bombay Calcuta Karachi Lahore Islamabad Daca Katmandú Teherán
     Bagdad Damasco Beirut Amán Jerusalén Tel_Aviv Riad Dubái Ereván Tiflis Bakú Kabul Sídney
     Melbourne
+    Leópolis Lviv Mariúpol Vínnytsia Dnipró Zaporiyia Járkiv Cluj-Napoca Timișoara Timisoara Iași Iasi
+    Constanța Brașov Brasov Bacău Craiova Pitești Sibiu Oradea Plovdiv Varna Chernivtsí Thiès Mbour
+    Ziguinchor Kaolack Sialkot Gujranwala Faisalabad Rawalpindi Peshawar Bergen Gotemburgo Malmö Aarhus
+    Núremberg Guimarães Aveiro Setúbal
     """.split()
 )
 

@@ -17,7 +17,12 @@ from deid_crf.deid.recognizers.labelled_ids import find_labelled_ids, labels_cut
 from deid_crf.deid.recognizers.marks import find_tattoos
 from deid_crf.deid.recognizers.names import find_titled_staff, hyphenated_names
 from deid_crf.deid.recognizers.non_entities import is_no_entity
-from deid_crf.deid.recognizers.places import is_lower_case_note, places_by_name, towns_before_countries
+from deid_crf.deid.recognizers.places import (
+    find_towns_after_prepositions,
+    is_lower_case_note,
+    places_by_name,
+    towns_before_countries,
+)
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.sex import sexes_after_ages
 from deid_crf.deid.recognizers.vehicles import find_vehicle_ids
@@ -421,3 +426,8 @@ def test_a_lower_case_word_after_a_kinship_word_is_cut_in_a_note_in_ordinary_cas
     start = text.index("sobrina")
     out = relatives(text, [PHISpan(start, start + len("sobrina pilar"), "FAMILIARES_SUJETO_ASISTENCIA", 0.9, MODEL)])
     assert [text[s.start : s.end] for s in out] == ["sobrina"]
+
+
+def test_cities_patients_and_relatives_come_from_after_a_preposition():
+    text = "Su padre murió a los 58 años en Leópolis. La hermana vive en Cluj-Napoca y llama a menudo."
+    assert [text[a:b] for a, b, _ in find_towns_after_prepositions(text)] == ["Leópolis", "Cluj-Napoca"]
