@@ -159,6 +159,8 @@ HOLIDAYS = (
     "Eid al-Adha",
     "Aste Santua",
     "Antroxu",
+    "Moros y Cristianos",
+    "Moros i Cristians",
 )
 # Everyday job words (PROFESION, P7.1) that a note puts after "que es", "antiguo" or "ES"
 # ("el hijo mayor, que es camionero"): written for this project, masculine forms, the

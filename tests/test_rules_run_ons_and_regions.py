@@ -21,6 +21,7 @@ from deid_crf.deid.recognizers.places import (
     find_towns_after_prepositions,
     is_lower_case_note,
     places_by_name,
+    split_at_slashes,
     towns_before_countries,
 )
 from deid_crf.deid.recognizers.relatives import relatives
@@ -431,3 +432,22 @@ def test_a_lower_case_word_after_a_kinship_word_is_cut_in_a_note_in_ordinary_cas
 def test_cities_patients_and_relatives_come_from_after_a_preposition():
     text = "Su padre murió a los 58 años en Leópolis. La hermana vive en Cluj-Napoca y llama a menudo."
     assert [text[a:b] for a, b, _ in find_towns_after_prepositions(text)] == ["Leópolis", "Cluj-Napoca"]
+
+
+@pytest.mark.parametrize(
+    "text, joined, want",
+    [
+        ("trabajó en los caladeros de Gran Sol y Terranova. EPOC", "Gran Sol y Terranova", ["Gran Sol", "Terranova"]),
+        ("vive en Castilla y León desde 2010", "Castilla y León", ["Castilla y León"]),  # one listed name
+        ("natural de Trinidad y Tobago", "Trinidad y Tobago", ["Trinidad y Tobago"]),
+    ],
+)
+def test_two_places_joined_over_a_conjunction_are_two_spans(text, joined, want):
+    start = text.index(joined)
+    spans = [PHISpan(start, start + len(joined), "TERRITORIO", 0.9, MODEL)]
+    assert [text[s.start : s.end] for s in split_at_slashes(text, spans)] == want
+
+
+def test_the_feast_of_moors_and_christians():
+    text = "ni la semana de las fiestas de Moros i Cristians. Se ruega"
+    assert [text[a:b] for a, b, _ in find_dates(text)] == ["Moros i Cristians"]

@@ -546,13 +546,34 @@ def find_home_places(text: str) -> Iterator[Match]:
 _SLASHED = re.compile(rf"(?<=[^\W\d_]){SP}?/{SP}?(?=[{UPPER}])")
 
 
+# Two places the model joined over a conjunction ("los caladeros de Gran Sol y Terranova"):
+# two spans, unless the whole is one listed name ("Castilla y León", "Trinidad y Tobago").
+# MEDDOCAN train and dev hold one TERRITORIO span so, the notes none.
+_JOINED_BY_AND = re.compile(rf"(?<=[^\W\d_]){SP}+(?:y|i|e){SP}+(?=[{UPPER}])")
+
+
+def _is_listed_place(name: str) -> bool:
+    """``name`` is a listed municipality, city abroad, country or Spanish region, whole."""
+    key = _key(name)
+    first = _FIRST_WORD.match(key)
+    return first is not None and any(
+        _key(listed) == key
+        for by_first in (_towns_by_first_word(), _countries_by_first_word(), _regions_by_first_word())
+        for listed in by_first.get(first.group(), ())
+    )
+
+
 def split_at_slashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
-    """``spans`` with each TERRITORIO span of two names joined by a slash cut in two."""
+    """``spans`` with each TERRITORIO span of two names joined by a slash, or by a
+    conjunction where the whole is no listed name, cut in two."""
     out = []
     for span in spans:
         start = span.start
         if span.type == TERRITORY:
-            for m in _SLASHED.finditer(text, span.start, span.end):
+            cuts = list(_SLASHED.finditer(text, span.start, span.end))
+            if not cuts and " " in text[span.start : span.end] and not _is_listed_place(text[span.start : span.end]):
+                cuts = list(_JOINED_BY_AND.finditer(text, span.start, span.end))
+            for m in cuts:
                 out.append(PHISpan(start, m.start(), span.type, span.confidence, RULE))
                 start = m.end()
         out.append(span if start == span.start else PHISpan(start, span.end, span.type, span.confidence, RULE))
