@@ -495,16 +495,21 @@ def _towns_by_first_word() -> dict[str, tuple[str, ...]]:
 def is_place_name_at(text: str, start: int) -> bool:
     """A listed municipality, city abroad, country or Spanish region (as the lists write
     it, in any case) begins at ``start`` and ends a word there."""
+    return next(_listed_place_ends(text, start), None) is not None
+
+
+def _listed_place_ends(text: str, start: int) -> Iterator[int]:
+    """Where each listed place name (see :func:`is_place_name_at`) that begins at ``start``
+    and ends a word there ends."""
     first = _FIRST_WORD.match(text, start)
     if first is None:
-        return False
+        return
     key = _key(first.group())
     for by_first in (_towns_by_first_word(), _countries_by_first_word(), _regions_by_first_word()):
         for name in by_first.get(key, ()):
             end = start + len(name)
             if _key(text[start:end]) == _key(name) and not (end < len(text) and is_word_char(text[end])):
-                return True
-    return False
+                yield end
 
 
 def find_towns_after_prepositions(text: str, words: list[tuple[int, str]] | None = None) -> Iterator[Match]:
@@ -552,17 +557,6 @@ _SLASHED = re.compile(rf"(?<=[^\W\d_]){SP}?/{SP}?(?=[{UPPER}])")
 _JOINED_BY_AND = re.compile(rf"(?<=[^\W\d_]){SP}+(?:y|i|e){SP}+(?=[{UPPER}])")
 
 
-def _is_listed_place(name: str) -> bool:
-    """``name`` is a listed municipality, city abroad, country or Spanish region, whole."""
-    key = _key(name)
-    first = _FIRST_WORD.match(key)
-    return first is not None and any(
-        _key(listed) == key
-        for by_first in (_towns_by_first_word(), _countries_by_first_word(), _regions_by_first_word())
-        for listed in by_first.get(first.group(), ())
-    )
-
-
 def split_at_slashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each TERRITORIO span of two names joined by a slash, or by a
     conjunction where the whole is no listed name, cut in two."""
@@ -571,7 +565,11 @@ def split_at_slashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         start = span.start
         if span.type == TERRITORY:
             cuts = list(_SLASHED.finditer(text, span.start, span.end))
-            if not cuts and " " in text[span.start : span.end] and not _is_listed_place(text[span.start : span.end]):
+            if (
+                not cuts
+                and " " in text[span.start : span.end]
+                and span.end not in _listed_place_ends(text, span.start)  # "Castilla y León" is one
+            ):
                 cuts = list(_JOINED_BY_AND.finditer(text, span.start, span.end))
             for m in cuts:
                 out.append(PHISpan(start, m.start(), span.type, span.confidence, RULE))

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from deid_crf.deid.recognizers.ages import AGE
 from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first, lines
 from deid_crf.text.spans import RULE, PHISpan
 
 SEX = "SEXO_SUJETO_ASISTENCIA"
-AGE = "EDAD_SUJETO_ASISTENCIA"
 
 _LABELS = ("sexo", "sexe", "sexua", "xénero", "xenero", "género", "genero", "generoa", "sex")
 _LABEL = f"(?:{'|'.join(_LABELS)})"
