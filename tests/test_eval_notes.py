@@ -33,8 +33,9 @@ SPLITS = (
     "dev10",
     "dev11",
     "dev12",
+    "dev13",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3, dev10, dev11 and dev12 in theirs; dev4 to dev9 in real notes'
+)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev13 in theirs; dev4 to dev9 in real notes'
 # formats
 NGRAM = 8
 

@@ -3,7 +3,7 @@
     python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev2 --half test]
                                                [--json OUT.json]          # or: make eval-notes
 
-The notes come in eleven splits (``evaluation/notes/README.md``): ``dev``, the first guide
+The notes come in fourteen splits (``evaluation/notes/README.md``): ``dev``, the first guide
 half, used for many rounds of rule fixes; ``dev2``, guide data in other formats written
 later; ``dev3``, fresh guide data in the first corpus's formats, written after dev2 had
 been used up; ``dev4``, fresh guide data in the formats real hospital notes come in
@@ -11,9 +11,9 @@ been used up; ``dev4``, fresh guide data in the formats real hospital notes come
 data again, in thirteen formats; ``dev6``, written blind to judge the hand-annotated
 training notes; ``dev7``, written blind to judge the rules drawn from dev6; ``dev8``, written blind to judge those
 drawn from dev7; ``dev9``, written blind to judge the rules drawn from all the guide splits' common misses;
-``dev10``, written blind in the test half's formats to judge those drawn from dev9; ``dev11`` and ``dev12``,
-written blind in those formats again by two more authors; and ``test``. For each
-split asked for (default: all thirteen) it scores the
+``dev10``, written blind in the test half's formats to judge those drawn from dev9; ``dev11``, ``dev12`` and ``dev13``,
+written blind in those formats again by three more authors; and ``test``. For each
+split asked for (default: all fourteen) it scores the
 model alone and the shipped pipeline (the model, the rule layer and name propagation: what
 ``python -m deid_crf.tag`` writes) with the MEDDOCAN measures, and prints a per-type
 table of the shipped pipeline. "Span recall" is the recall of subtask 2 [strict]: spans
@@ -38,7 +38,22 @@ from deid_crf.text.document import Document
 
 NOTES_DIR = Path(__file__).resolve().parents[2] / "evaluation" / "notes" / "markup"
 #: The splits of the notes, one folder each under ``NOTES_DIR``.
-SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "test")
+SPLITS = (
+    "dev",
+    "dev2",
+    "dev3",
+    "dev4",
+    "dev5",
+    "dev6",
+    "dev7",
+    "dev8",
+    "dev9",
+    "dev10",
+    "dev11",
+    "dev12",
+    "dev13",
+    "test",
+)
 
 
 def read_notes(folder: Path) -> list[Document]:
@@ -91,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         "--notes",
         type=Path,
         default=NOTES_DIR,
-        help="folder with dev/, dev2/ … dev12/ and test/ markup",
+        help="folder with dev/, dev2/ … dev13/ and test/ markup",
     )
     parser.add_argument(
         "--half", action="append", choices=SPLITS, help="split to score; repeat for several (default: all of them)"
