@@ -64,7 +64,7 @@ from deid_crf.deid.recognizers.dates import find_dates
 from deid_crf.deid.recognizers.dictation import find_dictated_numbers
 from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
-from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, organisations
+from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, names_over_elisions, organisations
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import (
     BIOMETRIC_ID,
@@ -484,7 +484,8 @@ class RuleLayer:
             spans = list(model_spans)
         if self.active:
             spans = labels_cut_from_ids(text, spans)
-            spans = towns_after_countries(text, places_by_name(text, organisations(text, spans)))
+            spans = names_over_elisions(text, organisations(text, spans))
+            spans = towns_after_countries(text, places_by_name(text, spans))
             spans = street_tails(text, towns_before_countries(text, spans))
             spans = joined_places(text, split_at_slashes(text, spans))
             spans = newborns_mothers(text, hyphenated_names(text, without_titles(text, spans)))
@@ -552,6 +553,9 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         end -= 1
     if span.type == STREET and _BASQUE_SIDE.search(text, span.start, end) and _ABBREVIATION_DOT.match(text, end):
         end += 1  # "Kale Nagusia 12, 3. ezk.,": the Basque side's abbreviation keeps its dot
+    if span.type in (PATIENT_ID, OTHER_ID) and _DNI_DIGITS.fullmatch(text, start, end):
+        if letter := _DNI_LETTER_AFTER.match(text, end):
+            end = letter.end()  # "45318872-H": the letter is the DNI's, whatever its check says
     if end == span.end and start == span.start:
         return span
     # A recall-first candidate stays one (its source says it is off the best path).
@@ -593,6 +597,10 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[,;)]|[ \t]*$)", re.MULTILINE)
 _AGE_ABBREVIATION_DOT = re.compile(r"\d\s*a\.$")
 # The dot after a name's last initial ("Paciente: L. Á. M.", "Casas A."): MEDDOCAN train and
 # dev and the notes leave it out (2 and 2 such names), and no span of theirs ends in one.
+# A DNI's eight digits and its letter after a hyphen (MEDDOCAN train and dev: no ID span of
+# seven or eight digits has a hyphen and a letter after it; the model stops before them).
+_DNI_DIGITS = re.compile(r"\d{1,2}\.?\d{3}\.?\d{3}")
+_DNI_LETTER_AFTER = re.compile(r"-[A-Z](?![^\W_])")
 _FINAL_INITIAL_DOT = re.compile(r"(?:^|[\s.])[A-ZÁÉÍÓÚÑ]\.$")
 
 

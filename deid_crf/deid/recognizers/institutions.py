@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import cache
 
 from deid_crf.deid.recognizers.common import (
@@ -41,6 +42,7 @@ from deid_crf.deid.recognizers.common import (
     by_first_letter,
     finditer_at,
     has_rare_line_breaks,
+    is_lower_case_note,
     listed_names,
     with_short_spaces,
 )
@@ -462,7 +464,9 @@ def find_institutions(text: str) -> Iterator[Match]:
     starts = [m.start() for m in _BODY_STARTS.finditer(text)]
     for m in finditer_at(_body(has_rare_line_breaks(text)), text, starts) if starts else ():
         name = m.group()
-        if not any(ch.isupper() for ch in name):
+        # all in lower case: a word, unless the whole note is written so ("servicio canario
+        # de la salud", "rioja salud"; the short ones stay words: "salud", "cear")
+        if not any(ch.isupper() for ch in name) and (len(name) <= _SHORT or not is_lower_case_note(text)):
             continue
         if len(name) <= _SHORT and not name.isupper() and name not in _LISTED:
             continue
@@ -472,3 +476,33 @@ def find_institutions(text: str) -> Iterator[Match]:
     if any(word in text for word in _COUNCIL_WORDS):
         for m in _COUNCIL.finditer(text):
             yield m.start(), m.end(), INSTITUTION
+
+
+# A Catalan body's or hospital's name goes on over an elided article or preposition
+# (``Departament de Salut d'Elx``, ``Hospital General Universitari d'Elx``, ``Gerència
+# Territorial de Terres de l'Ebre``): the model stops before it, or cuts the place after it
+# into a span of its own. The span takes the elided word and the capitalised word after it.
+_ELISION_AFTER = re.compile(
+    rf"(?:{SP}+(?:d['’]|de{SP}+l['’])|(?<=[dl]['’]))[{UPPER}][^\W\d_]*(?:[-·][^\W\d_]+)*(?![\w'’])"
+)
+_ELIDING_TYPES = frozenset((INSTITUTION, HOSPITAL, "CENTRO_SALUD"))
+
+
+def names_over_elisions(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping one another) with each body's, hospital's or
+    health centre's span run on over an elided ``d'``/``l'`` and the name after it (see
+    :data:`_ELISION_AFTER`), on one line; the spans inside the new end (the place, the
+    name's second half) are dropped, and none may cross it."""
+    out = list(spans)
+    i = 0
+    while i < len(out):
+        span = out[i]
+        m = _ELISION_AFTER.match(text, span.end) if span.type in _ELIDING_TYPES else None
+        if m and "\n" not in text[span.end : m.end()]:
+            inside = i + 1
+            while inside < len(out) and out[inside].end <= m.end():
+                inside += 1
+            if inside == len(out) or out[inside].start >= m.end():
+                out[i:inside] = [replace(span, end=m.end(), source=RULE, text="", replacement=None)]
+        i += 1
+    return out

@@ -2,15 +2,16 @@
 alone, a hospital's unit taken for a hospital or a body, the word ``familia`` used as a
 heading or a label rather than for the relatives, fragments (a lone preposition, a
 one-letter name, a time of day as a name), a product's reference taken for a phone,
-ribs counted by ordinals taken for an address, and a carer's or a social worker's role
-taken for a job. The rule layer drops them
+ribs counted by ordinals taken for an address, a carer's or a social worker's role
+taken for a job, and the dates that name a law, a classification or a tumour code rather
+than anything in the patient's life. The rule layer drops them
 (:meth:`deid_crf.deid.rules.RuleLayer.apply`, through :func:`is_no_entity`)."""
 
 from __future__ import annotations
 
 import re
 
-from deid_crf.deid.recognizers.common import INSTITUTION, STREET
+from deid_crf.deid.recognizers.common import DATE, INSTITUTION, STREET
 from deid_crf.deid.recognizers.institutions import HOSPITAL, listed_body_keys
 from deid_crf.deid.recognizers.work import PROFESSION
 from deid_crf.gazetteers.spanish import normalize
@@ -113,6 +114,26 @@ def is_no_entity(text: str, span: PHISpan) -> bool:
         or is_product_reference(text, span)
         or is_rib_count(text, span)
         or is_care_role(text, span)
+        or is_reference_date(text, span)
+    )
+
+
+def is_reference_date(text: str, span: PHISpan) -> bool:
+    """A date that is part of a reference, not of the patient's story: a law's date
+    (``Ley 41/2002, de 14 de noviembre``), a classification's or a set of criteria's year
+    (``criterios ACR/EULAR 2010``, ``criterios de Tokio 2018``, ``clasificación ILAE
+    2022``, ``sistema Bethesda 2023``: the notes' annotation decision 5 and the
+    guidelines' G1) or an ICD-O morphology code taken for a date (``CIE-O 8380/3``).
+    MEDDOCAN train and dev gold: no FECHAS span is one (``tests/test_rules_dev13.py``)."""
+    if span.type != DATE:
+        return False
+    if _MORPHOLOGY_CODE.fullmatch(text, span.start, span.end):
+        return True
+    if _LAW_BEFORE.search(text, max(0, span.start - 40), span.start):
+        return True
+    return bool(
+        _NAMED_YEAR.fullmatch(text, span.start, span.end)
+        and _CLASSIFICATION_BEFORE.search(text, max(0, span.start - 40), span.start)
     )
 
 
@@ -146,6 +167,19 @@ def is_product_reference(text: str, span: PHISpan) -> bool:
     return span.type in _PHONE_TYPES and bool(_PRODUCT_LABEL.search(text, max(0, span.start - 16), span.start))
 
 
+_MORPHOLOGY_CODE = re.compile(r"\d{4}/\d")
+_LAW_BEFORE = re.compile(
+    r"(?<![^\W_])(?i:ley|leis?|llei|real[ \t]+decreto|decreto|orden|reglamento|directiva)[ \t]+"
+    r"(?:org[aá]nica[ \t]+)?\d{1,4}/(?:19|20)\d\d,?[ \t]+(?i:de)[ \t]+\Z"
+)
+# The span: a year, maybe after the classification's name or acronym (``Tokio 2018``).
+_NAMED_YEAR = re.compile(r"(?:[A-ZÁÉÍÓÚ][\w/-]*[ \t]+)?(?:19|20)\d\d")
+# Before it: the cue, then at most two names or acronyms (``criterios ACR/EULAR``,
+# ``RECOMENDACIONES ISUP``, ``sistema``, ``criterios de``).
+_CLASSIFICATION_BEFORE = re.compile(
+    r"(?<![^\W_])(?i:criterios?|clasificaci[oó]n|sistema|recomendaciones|gu[ií]as?|consenso|estadificaci[oó]n)"
+    r"(?:[ \t]+(?i:de|del|de[ \t]+la))?(?:[ \t]+[A-ZÁÉÍÓÚ][\w/-]*){0,2}[ \t]+\Z"
+)
 _CARER = re.compile(r"(?i:cuidador[a]?)")
 _CARE_ROLE = re.compile(
     r"(?i:cuidador[a]?[ \t]+principal|(?:trabajador|treballador|traballador|mediador|educador|integrador)[a]?"

@@ -347,7 +347,12 @@ def _is_relative_phrase(text: str, m: re.Match[str]) -> bool:
 # años``, ``Tío materno intervenido a los 34 años``: MEDDOCAN train types such ages
 # FAMILIARES 17 times to 1), unless the patient comes back into the sentence first.
 _SENTENCE_GAP = 80
-_SENTENCE_BREAK = re.compile(r"[.;:\n]|\b(?:paciente|pacient|enferm[oa]|usuari[oa]|él|ella|mientras)\b", re.IGNORECASE)
+# A line end breaks the sentence unless the next line goes on in lower case (a wrapped line:
+# ``hermano⏎intervenido de cáncer de colon a los 49``).
+_SENTENCE_BREAK = re.compile(
+    r"[.;:]|\n(?![ \t]*(?-i:[a-zñáéíóúü]))|\b(?:paciente|pacient|enferm[oa]|usuari[oa]|él|ella|mientras)\b",
+    re.IGNORECASE,
+)
 
 
 def _later_in_the_sentence(text: str, relative_end: int, age_start: int) -> bool:
@@ -434,11 +439,12 @@ def _two_relatives_split(text: str, spans: list[PHISpan]) -> list[PHISpan]:
 # "Madre con cáncer de mama a los 47 y 59 años, fallecida a los 62.": ages at a
 # relative's diagnosis or death, the unit written once or not at all, in a pedigree or
 # a family history. Each number is a FAMILIARES span (the last with its unit), as MEDDOCAN
-# train writes ``diagnosticado a los 64 de cáncer`` and the guidelines' P4.3; a bare
+# train writes ``diagnosticado a los 64 de cáncer`` and the guidelines' P4.3 (Galician ``aos``
+# and Catalan ``als`` as well: ``operada aos 50``, ``mort als 64 anys``); a bare
 # number must end the clause or name what happened at that age (``a los 68.``,
 # ``a los 64 de cáncer``), so ``a los 6 ciclos`` is left alone.
 _AGES_AT = re.compile(
-    rf"(?<!\w)a{SP}+los{SP}+(?P<ages>\d{{1,3}}(?:{SP}*(?:,|y|e){SP}*\d{{1,3}})*)"
+    rf"(?<!\w)(?:a{SP}+los|aos|als){SP}+(?P<ages>\d{{1,3}}(?:{SP}*(?:,|y|e){SP}*\d{{1,3}})*)"
     rf"(?:{SP}+(?P<unit>años|anys|anos)(?!\w)|(?=[.,;:)]|{SP}+de{SP}+[a-zñáéíóú]|{SP}*$))",
     re.MULTILINE,
 )
