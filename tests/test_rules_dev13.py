@@ -1,8 +1,9 @@
 """Rules for forms the guide splits' misses showed at the stop dev13 was written: dates that
 belong to a law, a classification or a tumour code, a relative's age at an event in Galician
 and Catalan or on the next line of a wrapped sentence, a DNI's letter after a hyphen, a
-Catalan body's name over an elided ``d'``/``l'``, and listed bodies in a note written in
-lower case."""
+Catalan body's name over an elided ``d'``/``l'``, listed bodies in a note written in
+lower case, a town in lower case after an address, a foreign title taken for a name, and a
+nursing shift's letter taken for the patient's sex."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.institutions import find_institutions, names_over_elisions
-from deid_crf.deid.recognizers.non_entities import is_reference_date
+from deid_crf.deid.recognizers.names import without_titles
+from deid_crf.deid.recognizers.non_entities import is_reference_date, is_shift_letter
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.rules import rule_layer
 from deid_crf.text.spans import MODEL, PHISpan
@@ -133,6 +136,77 @@ def test_a_span_that_crosses_the_new_end_stops_the_run_on():
     text = "Departament de Salut d'Elx-Hospital General"
     spans = [span(text, "Departament de Salut", "INSTITUCION"), span(text, "Elx-Hospital General", "HOSPITAL")]
     assert names_over_elisions(text, spans) == spans
+
+
+@pytest.mark.parametrize(
+    "text, street, want",
+    [
+        (
+            "vive con su hija en c/ Coso Alto, 47, 2.º, Huesca, en invierno",
+            "c/ Coso Alto, 47, 2.º, Huesca,",
+            [("c/ Coso Alto, 47, 2.º", "CALLE"), ("Huesca", "TERRITORIO")],
+        ),
+        (
+            "dom: c/ carrera, 22, 2º izda, arnedo · tlf 642 118 470",
+            "c/ carrera, 22, 2º izda, arnedo",
+            [("c/ carrera, 22, 2º izda, arnedo", "CALLE")],  # a note in ordinary case: left alone
+        ),
+    ],
+)
+def test_a_town_after_an_address_is_cut_off(text, street, want):
+    assert shown(text, street_tails(text, [span(text, street, "CALLE")])) == want
+
+
+def test_a_listed_town_in_lower_case_after_an_address_in_a_note_written_so():
+    text = LOWER_CASE_NOTE + "dom: c/ carrera, 22, 2º izda, arnedo · tlf 642 118 470\n"
+    out = shown(text, street_tails(text, [span(text, "c/ carrera, 22, 2º izda, arnedo", "CALLE")]))
+    assert out == [("c/ carrera, 22, 2º izda", "CALLE"), ("arnedo", "TERRITORIO")]
+    text = LOWER_CASE_NOTE + "dom: c/ carrera, 22, 2º izda, portal b · tlf 642 118 470\n"  # not a listed town
+    assert shown(text, street_tails(text, [span(text, "c/ carrera, 22, 2º izda, portal b", "CALLE")])) == [
+        ("c/ carrera, 22, 2º izda, portal b", "CALLE")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, model, want",
+    [
+        (  # the name left out: the span moves to it
+            "Paciente: Mr. Graham Pettigrew     74 a · H",
+            [("Mr", "NOMBRE_SUJETO_ASISTENCIA")],
+            [("Graham Pettigrew", "NOMBRE_SUJETO_ASISTENCIA")],
+        ),
+        (  # the name found too: the title's span is dropped
+            "Pacient ........... Sig. Giancarlo Bertolazzi\nData naixement",
+            [("Sig", "NOMBRE_SUJETO_ASISTENCIA"), ("Giancarlo Bertolazzi", "NOMBRE_SUJETO_ASISTENCIA")],
+            [("Giancarlo Bertolazzi", "NOMBRE_SUJETO_ASISTENCIA")],
+        ),
+        (  # no capitalised name after it: left as it is
+            "firmado por Sr. ilegible",
+            [("Sr", "NOMBRE_PERSONAL_SANITARIO")],
+            [("Sr", "NOMBRE_PERSONAL_SANITARIO")],
+        ),
+    ],
+)
+def test_a_title_taken_for_the_name(text, model, want):
+    spans = sorted(span(text, part, kind) for part, kind in model)
+    assert shown(text, without_titles(text, spans)) == want
+
+
+@pytest.mark.parametrize(
+    "text, letter, dropped",
+    [
+        ("| jue 12/02 | M | Consciente y orientada. |", "M", True),
+        ("JUE 02/04/26 · T · Enf. Nayra C.", "T", True),
+        ("Vie 03/04 (Viernes Santo) · N · Enf. Nayra C.", "N", True),
+        # a sex field after a birth date or an age stays
+        ("NHC 5512098 · 12.07.1958 · M · DNI", "M", False),
+        ("| Edad / sexo | 41 | M |", "M", False),
+    ],
+)
+def test_a_nursing_shift_is_no_sex(text, letter, dropped):
+    sex = span(text, f" {letter} ", "SEXO_SUJETO_ASISTENCIA")
+    sex = PHISpan(sex.start + 1, sex.end - 1, sex.type, 0.9, MODEL)
+    assert is_shift_letter(text, sex) is dropped
 
 
 LOWER_CASE_NOTE = (

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
-from deid_crf.deid.recognizers.common import SP, STREET, TERRITORY, listed_names
+from deid_crf.deid.recognizers.common import SP, STREET, TERRITORY, is_lower_case_note, listed_names
 from deid_crf.deid.recognizers.places import SPANISH_PLACE_LISTS
 from deid_crf.gazetteers.spanish import ADDRESS_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, PHISpan
@@ -60,8 +60,16 @@ _BASQUE_SIDE_AFTER_NUMBER = re.compile(rf"\.{SP}*(?P<floor>(?i:eskuina|ezkerra|e
 # An address ending in ", Town": a digit (house number, floor, kilometre) or "s/n" before
 # the last comma, then capitalised words maybe joined by particles ("Puente de Vallecas").
 _TOWN_WORD = rf"[{UPPER}][^\W\d_]{{2,}}(?:-[{UPPER}][^\W\d_]+)*"
+# (The model's span may end on the comma after the town: "c/ Coso Alto, 47, 2.º, Huesca,".)
 _TOWN_AFTER_ADDRESS = re.compile(
-    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,5}}{SP}+)?(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)$"
+    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,5}}{SP}+)?(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)[,;]?$"
+)
+# In a note written in lower case, a listed town in lower case ("c/ carrera, 22, 2º izda, arnedo").
+_LOWER_TOWN_WORD = r"[a-zñáéíóúàèòïüç][^\W\d_]{2,}(?:-[^\W\d_]+)*"
+_LOWER_TOWN_AFTER_ADDRESS = re.compile(
+    rf"(?:\d|s/n)[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,5}}{SP}+)?(?P<lead>)(?P<parish>)"
+    rf"(?P<town>(?:(?:la|el|los|las|es|sa|a|o){SP}+)?{_LOWER_TOWN_WORD}"
+    rf"(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_LOWER_TOWN_WORD})*)[,;]?$"
 )
 # What closes a Spanish address before its town: a floor (``1º C``, ``3r 1a``, ``4 izda``,
 # ``bajo``) or a kilometre (``km 4``). After a bare house number the name may be a
@@ -97,15 +105,19 @@ def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 out.append(replace(span, end=town[0], source=RULE))
                 if town[2] is not None:  # "Kirkeveien 118, 0361 Oslo": the postcode is a place too
                     out.append(PHISpan(*town[2], TERRITORY, span.confidence, RULE))
-                span = PHISpan(town[1], span.end, TERRITORY, span.confidence, RULE)
+                span = PHISpan(town[1], town[3], TERRITORY, span.confidence, RULE)
         out.append(span)
     return out
 
 
-def _town_after_address(text: str, span: PHISpan) -> tuple[int, int, tuple[int, int] | None] | None:
+def _town_after_address(text: str, span: PHISpan) -> tuple[int, int, tuple[int, int] | None, int] | None:
     """Where the street of a CALLE span ending in ``, Town`` (or ``, postcode Town``) ends,
-    where the town starts, and where the postcode is, if there is one."""
+    where the town starts, where the postcode is, if there is one, and where the town ends."""
     m = _TOWN_AFTER_ADDRESS.search(text, span.start, span.end)
+    if m is None and is_lower_case_note(text):
+        m = _LOWER_TOWN_AFTER_ADDRESS.search(text, span.start, span.end)
+        if m is not None and normalize(m.group("town")) not in _towns():
+            return None  # a lower-case word after an address is a town only if listed
     if m is None or normalize(m.group("town").split()[0]) in _NOT_TOWN:
         return None
     # A floor or a kilometre closes the street, and so does a parish named as one, or a
@@ -120,7 +132,7 @@ def _town_after_address(text: str, span: PHISpan) -> tuple[int, int, tuple[int, 
     postcode = (
         (m.start("postcode"), m.start("postcode") + len(m.group("postcode").rstrip())) if m.group("postcode") else None
     )
-    return m.start("comma"), m.start("town"), postcode
+    return m.start("comma"), m.start("town"), postcode, m.end("town")
 
 
 @cache

@@ -371,13 +371,35 @@ def hyphenated_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return out
 
 
+# A title the model took for the name itself, the name after it left out or a span of its
+# own (``Paciente: Mr. Graham Pettigrew``, ``Sig. Giancarlo Bertolazzi``; the guide splits
+# 5 such spans, MEDDOCAN train and dev none): the span moves to the name, the capitalised
+# words after the dot up to the end of the field.
+_TITLE_ALONE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Sig|Sig\.ra|Mme|Mlle|Herr|Frau|Sr|Sra|Srta|Dña|Don|Doña)")
+_NAME_AFTER_TITLE = re.compile(
+    rf"\.?[ \t]+(?P<name>[{UPPER}][^\W\d_]+(?:[-'’][^\W\d_]+)*"
+    rf"(?:[ \t](?:(?:de|del|de[ \t]la|y|i)[ \t])?[{UPPER}][^\W\d_]+(?:[-'’][^\W\d_]+)*){{0,4}})"
+)
+
+
 def without_titles(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
-    """``spans`` with a courtesy title cut from the start of a person's name (``D.
-    Nauzet Santana`` → ``Nauzet Santana``)."""
-    out = []
-    for span in spans:
+    """``spans`` (sorted, not overlapping one another) with a courtesy title cut from the
+    start of a person's name (``D. Nauzet Santana`` → ``Nauzet Santana``), and a span that
+    is a title alone moved to the name after it, or dropped where a span holds that name."""
+    out: list[PHISpan] = []
+    spans = sorted(spans)
+    for i, span in enumerate(spans):
         if span.type in NAME_TYPES and (m := _LEADING_TITLE.match(text, span.start)) and m.end() < span.end:
             span = replace(span, start=m.end(), text="", replacement=None)
+        elif span.type in NAME_TYPES and _TITLE_ALONE.fullmatch(text, span.start, span.end):
+            name = _NAME_AFTER_TITLE.match(text, span.end)
+            if name is None:
+                out.append(span)
+                continue
+            following = spans[i + 1] if i + 1 < len(spans) else None
+            if following is not None and following.start < name.end("name"):
+                continue  # the name has a span of its own (or another span stands there)
+            span = replace(span, start=name.start("name"), end=name.end("name"), source=RULE, text="", replacement=None)
         out.append(span)
     return out
 

@@ -3,8 +3,8 @@ alone, a hospital's unit taken for a hospital or a body, the word ``familia`` us
 heading or a label rather than for the relatives, fragments (a lone preposition, a
 one-letter name, a time of day as a name), a product's reference taken for a phone,
 ribs counted by ordinals taken for an address, a carer's or a social worker's role
-taken for a job, and the dates that name a law, a classification or a tumour code rather
-than anything in the patient's life. The rule layer drops them
+taken for a job, a nursing shift's letter taken for the patient's sex, and the dates that
+name a law, a classification or a tumour code rather than anything in the patient's life. The rule layer drops them
 (:meth:`deid_crf.deid.rules.RuleLayer.apply`, through :func:`is_no_entity`)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 
 from deid_crf.deid.recognizers.common import DATE, INSTITUTION, STREET
 from deid_crf.deid.recognizers.institutions import HOSPITAL, listed_body_keys
+from deid_crf.deid.recognizers.sex import SEX
 from deid_crf.deid.recognizers.work import PROFESSION
 from deid_crf.gazetteers.spanish import normalize
 from deid_crf.text.spans import PHISpan
@@ -115,7 +116,20 @@ def is_no_entity(text: str, span: PHISpan) -> bool:
         or is_rib_count(text, span)
         or is_care_role(text, span)
         or is_reference_date(text, span)
+        or is_shift_letter(text, span)
     )
+
+
+def is_shift_letter(text: str, span: PHISpan) -> bool:
+    """A nursing table's or entry's shift (``M``, ``T``, ``N``: mañana, tarde, noche) taken
+    for the patient's sex: the letter alone right after an entry's weekday and day/month,
+    between a table's bars or dots (``| jue 12/02 | M |``, ``JUE 02/04/26 · M · Enf. …``,
+    ``Vie 03/04 (Viernes Santo) · M``). A sex field follows a birth date or an age, never a
+    weekday (the guide splits: 6 such shifts; MEDDOCAN train and dev: no SEXO span after one)."""
+    if span.type != SEX or text[span.start : span.end] not in _SHIFT_LETTERS:
+        return False
+    line_start = text.rfind("\n", 0, span.start) + 1
+    return bool(_ENTRY_DATE_BEFORE.search(text, line_start, span.start))
 
 
 def is_reference_date(text: str, span: PHISpan) -> bool:
@@ -167,6 +181,11 @@ def is_product_reference(text: str, span: PHISpan) -> bool:
     return span.type in _PHONE_TYPES and bool(_PRODUCT_LABEL.search(text, max(0, span.start - 16), span.start))
 
 
+_SHIFT_LETTERS = frozenset("MTN")
+_ENTRY_DATE_BEFORE = re.compile(
+    r"(?<![^\W_])(?i:lun|mar|mi[eé]r?|jue|vie|s[aá]b|dom|dl|dt|dc|dj|dv|ds|dg)\.?[ \t]*\d{1,2}/\d{1,2}(?:/\d{2,4})?"
+    r"(?:[ \t]*\([^()\n]*\))?[ \t]*[|·][ \t]*\Z"
+)
 _MORPHOLOGY_CODE = re.compile(r"\d{4}/\d")
 _LAW_BEFORE = re.compile(
     r"(?<![^\W_])(?i:ley|leis?|llei|real[ \t]+decreto|decreto|orden|reglamento|directiva)[ \t]+"
