@@ -2,20 +2,21 @@
 belong to a law, a classification or a tumour code, a relative's age at an event in Galician
 and Catalan or on the next line of a wrapped sentence, a DNI's letter after a hyphen, a
 Catalan body's name over an elided ``d'``/``l'``, listed bodies in a note written in
-lower case, a town in lower case after an address, a foreign title taken for a name, and a
-nursing shift's letter taken for the patient's sex."""
+lower case, a town in lower case after an address, a foreign title taken for a name, a
+nursing shift's letter taken for the patient's sex, and a terse note's health centre and
+patient line (age and sex fields) in lower case."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
-from deid_crf.deid.recognizers.institutions import find_institutions, names_over_elisions
+from deid_crf.deid.recognizers.ages import find_labelled_ages
+from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, names_over_elisions
 from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.non_entities import is_reference_date, is_shift_letter
 from deid_crf.deid.recognizers.relatives import relatives
+from deid_crf.deid.recognizers.sex import sexes_after_ages
 from deid_crf.deid.rules import rule_layer
 from deid_crf.text.spans import MODEL, PHISpan
 
@@ -225,6 +226,38 @@ def test_listed_bodies_in_lower_case_in_a_note_written_so():
     assert list(find_institutions(text)) == []
 
 
-def test_the_guide_split_that_showed_the_forms_exists():
-    # the forms above come from dev13's misses (evaluation/notes/README.md, "dev13")
-    assert (Path(__file__).resolve().parents[1] / "evaluation" / "notes" / "markup" / "dev13").is_dir()
+def test_a_health_centre_in_lower_case_in_a_note_written_so():
+    text = (
+        "cs valterra — consulta 9 — cupo 35021174\n" + LOWER_CASE_NOTE + "visto en el centro de saúde de ribadavia.\n"
+    )
+    found = [(text[a:b], kind) for a, b, kind in find_health_centres(text)]
+    assert found == [("cs valterra", "CENTRO_SALUD"), ("centro de saúde de ribadavia", "CENTRO_SALUD")]
+    # running on into the sentence, or in a note in ordinary case: no centre
+    assert list(find_health_centres(LOWER_CASE_NOTE + "el cs valterra no abre hoy.\n")) == []
+    assert list(find_health_centres("Visto en el cs valterra — consulta 9. Refiere mareo.")) == []
+
+
+@pytest.mark.parametrize(
+    "line, age, sex",
+    [
+        ("pac: abdoulaye faye diop   39a  V   cip: FYDP860714007", "39a", "V"),
+        ("pac: maricel dela cruz bautista  38a M  CIP DLCR860514018", "38a", "M"),
+        ("pac: tariq mahmood butt · 44a · v · cip TRBT81040211", "44a", "v"),
+    ],
+)
+def test_the_age_and_sex_fields_of_a_terse_patient_line(line, age, sex):
+    text = LOWER_CASE_NOTE + line + "\n"
+    assert [text[a:b] for a, b, _ in find_labelled_ages(text)] == [age]
+    out = shown(text, rule_layer("default").apply(text, []))
+    assert (age, "EDAD_SUJETO_ASISTENCIA") in out and (sex, "SEXO_SUJETO_ASISTENCIA") in out
+
+
+def test_a_lower_case_sex_letter_needs_a_note_written_in_lower_case():
+    text = "Paciente: Juan Pérez · 44a · v · NHC 123456"
+    age = span(text, "44a", "EDAD_SUJETO_ASISTENCIA")
+    assert [s.type for s in sexes_after_ages(text, [age])] == ["EDAD_SUJETO_ASISTENCIA"]
+    text = text.replace(" v ", " V ")
+    assert [s.type for s in sexes_after_ages(text, [span(text, "44a", "EDAD_SUJETO_ASISTENCIA")])] == [
+        "EDAD_SUJETO_ASISTENCIA",
+        "SEXO_SUJETO_ASISTENCIA",
+    ]

@@ -114,10 +114,28 @@ _BARE_AGE_SINCE = re.compile(
 )
 
 
+# The age as a field of its own on a terse note's patient line, after the name and
+# before the sex or the card numbers (``pac: abdoulaye faye diop   39a  V   cip: …``,
+# ``pac: … · 44a · v · cip …``, ``pac: …  38a M  CIP …``): the guide splits 4, all EDAD;
+# MEDDOCAN has no such line.
+_AGE_IN_PATIENT_LINE = re.compile(
+    r"^[ \t]*(?i:pac|paciente|pacient)\.?[ \t]*:[^\n]*?(?:[·•|]|[ \t]{2,})[ \t]*"
+    r"(?P<age>\d{1,3}[ \t]?(?:a|años|anys|anos))"
+    r"(?=[ \t]*(?:[·•|]|[ \t]{2,}|$)|[ \t][HMVFhmvf](?:[ \t]*[·•|]|[ \t]{2,}|$))",
+    re.MULTILINE,
+)
+
+
 def find_labelled_ages(text: str) -> Iterator[Match]:
     """The number after an age field label, with its unit when written, or in brackets
-    after a birth date; a bare age after ``desde los``, ``hasta los``, ``antes de los``."""
-    for m in (*_LABELLED.finditer(text), *_AFTER_BIRTH_DATE.finditer(text), *_BARE_AGE_SINCE.finditer(text)):
+    after a birth date; a bare age after ``desde los``, ``hasta los``, ``antes de los``;
+    the age field of a terse patient line (``pac: … 39a``)."""
+    for m in (
+        *_LABELLED.finditer(text),
+        *_AFTER_BIRTH_DATE.finditer(text),
+        *_BARE_AGE_SINCE.finditer(text),
+        *_AGE_IN_PATIENT_LINE.finditer(text),
+    ):
         if not (digits := re.match(r"\d+", m.group("age"))) or int(digits.group()) < 120:
             yield m.start("age"), m.end("age"), AGE  # (an age in words is below 120 by its pattern)
 

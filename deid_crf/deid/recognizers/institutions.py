@@ -353,6 +353,18 @@ def find_organisations(text: str) -> Iterator[Match]:
             yield m.start(), m.end(), INSTITUTION
 
 
+# A note written in lower case throughout names its health centre so too (``cs valterra —
+# consulta 9``, ``centro de saúde de ribadavia — consulta``): the head and at most three
+# lower-case words, which must end the field (a dash, a dot, a bracket, the line's end).
+_LOWER_CASE_HEALTH_CENTRE = re.compile(
+    rf"(?<![\w-])(?:cs|c\.s\.|cap|centro{SP}+de{SP}+salud|centre{SP}+de{SP}+salut|centro{SP}+de{SP}+saúde)"
+    rf"(?P<name>(?:{SP}+(?:de|del|d')?{SP}*)?[a-zñáéíóúàèòïüç][\w'-]+(?:{SP}[a-zñáéíóúàèòïüç][\w'-]+){{0,2}})"
+    rf"(?={SP}*(?:[—–·,;.:(|]|$))",
+    re.MULTILINE,
+)
+_LOWER_CASE_STOP = re.compile(r"(?<![\w-])(?:en|con|por|para|y|e|que|el|la|los|las|se|no|le|lo|su|sus)(?![\w-])")
+
+
 def find_health_centres(text: str) -> Iterator[Match]:
     """Primary-care centres named by a head and a proper name (``CAP …``, ``Centro de
     Salud …``, ``Consultorio Local de …``, Basque ``… Osasun Zentroa``), and Basque
@@ -360,6 +372,10 @@ def find_health_centres(text: str) -> Iterator[Match]:
     for m in _health_centre().finditer(text):
         if _names_someone(m):
             yield m.start(), m.end(), HEALTH_CENTRE
+    if is_lower_case_note(text):
+        for m in _LOWER_CASE_HEALTH_CENTRE.finditer(text):
+            if not _LOWER_CASE_STOP.search(m.group("name")):
+                yield m.start(), m.end("name"), HEALTH_CENTRE
     if _BASQUE_CENTRE_WORD in text:
         for m in _BASQUE_HEALTH_CENTRE.finditer(text):
             yield m.start(), m.end(), HEALTH_CENTRE

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers.ages import AGE
-from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first, lines
+from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, is_lower_case_note, letter_first, lines
 from deid_crf.text.spans import RULE, PHISpan
 
 SEX = "SEXO_SUJETO_ASISTENCIA"
@@ -83,8 +83,11 @@ def _has_bar(separator: str) -> bool:
 # A sex letter or word right after the patient's age in a header or a table, alone or
 # after a slash, before a field's end (``pac: … 38a M  CIP …``, ``| Edad / sexo | 41 / H |``):
 # the notes' guide splits 2, both SEXO; MEDDOCAN train and dev have no age so followed.
+# A field's dot or bar may stand between (``61a · v ·``), and in a note written in lower case
+# the letter may be too.
 _SEX_AFTER_AGE = re.compile(
-    rf"{SP}*(?:/{SP}*)?(?P<sex>(?i:{_SEX_WORD})|[HMVF])(?={SP}*(?:[·•|,;]|$)|{SP}{{2,}})", re.MULTILINE
+    rf"{SP}*(?:[/·•|]{SP}*)?(?P<sex>(?i:{_SEX_WORD})|[HMVF]|(?P<lower>[hmvf]))(?={SP}*(?:[·•|,;]|$)|{SP}{{2,}})",
+    re.MULTILINE,
 )
 
 
@@ -94,6 +97,8 @@ def sexes_after_ages(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     added = []
     for i, span in enumerate(spans):
         if span.type != AGE or not (m := _SEX_AFTER_AGE.match(text, span.end)):
+            continue
+        if m.group("lower") and not is_lower_case_note(text):
             continue
         if i + 1 < len(spans) and spans[i + 1].start < m.end("sex"):
             continue
