@@ -12,7 +12,9 @@ import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import find_labelled_ages
+from deid_crf.deid.recognizers.dates import dates_with_their_year
 from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, names_over_elisions
+from deid_crf.deid.recognizers.labelled_ids import labels_cut_from_ids
 from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.non_entities import is_reference_date, is_shift_letter
 from deid_crf.deid.recognizers.relatives import relatives
@@ -261,3 +263,72 @@ def test_a_lower_case_sex_letter_needs_a_note_written_in_lower_case():
         "EDAD_SUJETO_ASISTENCIA",
         "SEXO_SUJETO_ASISTENCIA",
     ]
+
+
+@pytest.mark.parametrize(
+    "text, model, want",
+    [
+        (
+            "mozo de almacén en Distribuciones Hamed Mimun SL; cruza la frontera a diario",
+            "Distribuciones Hamed Mimun SL; cruza la frontera",
+            "Distribuciones Hamed Mimun SL",
+        ),
+        (
+            "para la armadora Pesqueras del Morrazo S.A. Vive con su mujer",
+            "Pesqueras del Morrazo S.A. Vive",
+            "Pesqueras del Morrazo S.A.",
+        ),
+        (  # a name in the tail would be left bare: the span stays whole
+            "soldador en Calderería Naval Cantábrica SA, en el puerto de El Musel",
+            "Calderería Naval Cantábrica SA, en el puerto de El Musel",
+            "Calderería Naval Cantábrica SA, en el puerto de El Musel",
+        ),
+    ],
+)
+def test_a_company_ends_at_its_legal_form(text, model, want):
+    out = rule_layer("default").apply(text, [span(text, model, "OTROS_SUJETO_ASISTENCIA")])
+    assert want in [text[s.start : s.end] for s in out if s.type == "OTROS_SUJETO_ASISTENCIA"]
+
+
+@pytest.mark.parametrize(
+    "text, model, want",
+    [
+        ("Sant Joan de 2019", ["Sant Joan", "2019"], ["Sant Joan de 2019"]),
+        (
+            "CONSENTIMIENTO FIRMADO EL DIA DE SANTIAGO DE 2025",
+            ["DIA DE SANTIAGO DE", "2025"],
+            ["DIA DE SANTIAGO DE 2025"],
+        ),
+        (
+            "hasta la navidad de dos mil veinticuatro punto",
+            ["navidad", "dos mil veinticuatro"],
+            ["navidad de dos mil veinticuatro"],
+        ),
+        # a word that names no date by itself stays apart from the year
+        ("sin cambios respecto al estudio de 2024", ["estudio", "2024"], ["estudio", "2024"]),
+        ("ingresó en marzo y en 2019", ["marzo", "2019"], ["marzo", "2019"]),  # not over "de"
+    ],
+)
+def test_a_named_date_and_its_year_are_one_date(text, model, want):
+    spans = [span(text, part, "FECHAS") for part in model]
+    assert [text[s.start : s.end] for s in dates_with_their_year(text, spans)] == want
+
+
+@pytest.mark.parametrize(
+    "text, model, want",
+    [
+        (
+            "atestado de la Policía Local de Melilla n.º 318/2026. Al ser",
+            "n.º 318/2026",
+            [("318/2026", "OTROS_SUJETO_ASISTENCIA")],
+        ),
+        (
+            "atestado de la Guardia Civil de Tráfico n.º 2025-004417.",
+            "n.º 2025-004417",
+            [("2025-004417", "OTROS_SUJETO_ASISTENCIA")],
+        ),
+        ("Vive en la calle Mayor n.º 12, en el centro.", "n.º 12", [("n.º 12", "CALLE")]),  # no report: left
+    ],
+)
+def test_a_report_s_number_taken_for_a_street(text, model, want):
+    assert shown(text, labels_cut_from_ids(text, [span(text, model, "CALLE")])) == want

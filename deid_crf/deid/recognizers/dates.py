@@ -28,8 +28,8 @@ Mayo``) or the date of a law (``RD 1299/2006, de 10 de noviembre``) is none.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 
 from deid_crf.deid.recognizers import number_words
@@ -58,7 +58,7 @@ from deid_crf.gazetteers.spanish import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
-from deid_crf.text.spans import first_fit
+from deid_crf.text.spans import RULE, PHISpan, first_fit
 
 Span = tuple[int, int]
 
@@ -575,3 +575,45 @@ def find_dates(text: str) -> Iterator[Match]:
     found = [span for finder in _FINDERS for span in finder(text, where)]
     for start, end in sorted(found[i] for i in first_fit(found)):
         yield start, end, DATE
+
+
+# A feast, a season or a month and its year found as two spans (``Sant Joan`` + ``2019`` of
+# ``desde Sant Joan de 2019``, ``navidad`` + ``dos mil veinticuatro``, ``DIA DE SANTIAGO DE`` +
+# ``2025``): one date, as the guide splits write it (4 such pairs) and MEDDOCAN train writes
+# a month with its year (``marzo de 2010``).
+_OF_BETWEEN = re.compile(rf"{SP}+(?i:de|del){SP}+")
+_SPACE_BETWEEN = re.compile(rf"{SP}+")
+_ENDS_IN_OF = re.compile(rf"{SP}(?i:de|del)$")
+_YEAR_ALONE = re.compile(
+    rf"(?:1[89]|20)\d\d|(?i:dos{SP}+mil(?:{SP}+[a-zéíú]+)*|mil{SP}+novecientos(?:{SP}+[a-zéíú]+)*)"
+)
+# The first span must name a date by itself: a capitalised name (a feast) or a month, a
+# season or a feast in lower case (not the model's "estudio" or "cierre" before "de 2024").
+_NAMED_DATE_WORDS = frozenset(w.lower() for w in (*MONTHS, *SEASONS, *HOLIDAYS))
+
+
+def dates_with_their_year(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (not overlapping one another), sorted, with a date named by words and the
+    year span right after it (over ``de``) joined into one FECHAS span."""
+    out: list[PHISpan] = []
+    for span in sorted(spans):
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and span.type == DATE
+            and before.type == DATE
+            and _YEAR_ALONE.fullmatch(text, span.start, span.end)
+            and not any(c.isdigit() for c in text[before.start : before.end])
+            and (text[before.start].isupper() or text[before.start : before.end].lower() in _NAMED_DATE_WORDS)
+            and (
+                _OF_BETWEEN.fullmatch(text, before.end, span.start)
+                or (
+                    _ENDS_IN_OF.search(text, before.start, before.end)
+                    and _SPACE_BETWEEN.fullmatch(text, before.end, span.start)
+                )
+            )
+        ):
+            out[-1] = replace(before, end=span.end, source=RULE, text="", replacement=None)
+            continue
+        out.append(span)
+    return out

@@ -454,6 +454,10 @@ def _label_reaching_into(text: str, start: int) -> re.Match[str] | None:
     return None
 
 
+_SIGN_AND_CODE = re.compile(r"(?i:n\.?[ \t]?[º°o]\.?|núm\.?)[ \t]*(?P<code>[\w/-]*\d[\w/-]*)")
+_REPORT_CUE = re.compile(r"(?<![^\W_])(?i:atestado|diligencias|denuncia|expediente)(?![^\W_])")
+
+
 def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each identifier span that opens on a label (``CIAS 1201010205A``,
     ``NHC 5512098``) cut to the label's value and typed by the label, when the value
@@ -474,6 +478,12 @@ def labels_cut_from_ids(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             # A "street" that holds a label and ends on its value ("Col. n.º 13-0456",
             # "SenTiva, n.º de serie 104773"): the labelled number, read as a house number.
             label = inner
+        elif span.type == STREET and (number := _SIGN_AND_CODE.fullmatch(text, span.start, span.end)):
+            # "atestado de la Policía Local de Melilla n.º 318/2026": a report's number after its
+            # body, the sign taken for an address's (the guide splits 2; MEDDOCAN none)
+            line_start = text.rfind("\n", 0, span.start) + 1
+            if _REPORT_CUE.search(text, max(line_start, span.start - 90), span.start):
+                span = replace(span, start=number.start("code"), type=OTHER_SUBJECT, source=RULE)
         where = _value_after(text, label, _field_of(label)) if label else None
         if where is not None and where[0] > span.start and where[1] <= span.end:
             field = _field_of(label)

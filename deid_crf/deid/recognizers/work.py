@@ -304,7 +304,7 @@ def professions_with_their_complement(text: str, spans: Sequence[PHISpan]) -> li
     return out
 
 
-_FORM = (
+LEGAL_FORM = (
     r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT|SA|SCCL|SCL"
     # and abroad: a foreign employer's legal form ("North Sea Welding Ltd", "Nordhav Rederi AS")
     r"|Ltd\.?|LLC|Inc\.?|GmbH|AG|AS|ASA|A/S|AB|BV|B\.V\.|NV|SARL|SAS|S\.r\.l\.|Srl|SpA|S\.p\.A\.|Oy|Lda\.?)"
@@ -316,7 +316,7 @@ _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*|[0-9]+)"
 _COMPANY = re.compile(
     rf"(?P<name>[{UPPER}](?<![\w.][{UPPER}])[^\W_]*(?:['’&.-][^\W_]+)*"
     rf"(?:{SP}+(?:(?:de|del|y|e|&|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?{_NAME_WORD}){{0,5}})"
-    rf"{SP}*,?{SP}+(?P<form>{_FORM.replace('{SP}', SP)})(?![^\W_])"
+    rf"{SP}*,?{SP}+(?P<form>{LEGAL_FORM.replace('{SP}', SP)})(?![^\W_])"
 )
 
 
