@@ -19,6 +19,7 @@ from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.non_entities import is_reference_date, is_shift_letter
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.sex import sexes_after_ages
+from deid_crf.deid.recognizers.work import find_professions
 from deid_crf.deid.rules import rule_layer
 from deid_crf.text.spans import MODEL, PHISpan
 
@@ -332,3 +333,21 @@ def test_a_named_date_and_its_year_are_one_date(text, model, want):
 )
 def test_a_report_s_number_taken_for_a_street(text, model, want):
     assert shown(text, labels_cut_from_ids(text, [span(text, model, "CALLE")])) == want
+
+
+@pytest.mark.parametrize(
+    "text, job",
+    [
+        ("CONTEXT SOCIOFAMILIAR\nHa estat pagès tota la vida (fruita dolça).", "pagès"),
+        ("En Sabadell desde 2006; limpiadora en Neteges Vallès Occidental SL. Nódulo palpable.", "limpiadora"),
+        ("Dolor que relaciona con el trabajo: es operaria en una conservera.", "operaria"),
+        ("El seu pare va ser pagès fins als 70.", "pagès"),
+    ],
+)
+def test_more_cues_of_a_listed_job(text, job):
+    assert job in [text[a:b] for a, b, _ in find_professions(text)]
+
+
+def test_a_lower_case_word_after_a_semicolon_is_a_job_only_if_listed():
+    text = "Vive en Sabadell desde 2006; paseante en el parque por las tardes."
+    assert list(find_professions(text)) == []

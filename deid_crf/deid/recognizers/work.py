@@ -79,8 +79,9 @@ _STOP = frozenset(
     jubilado jubilada retirado retirada parado parada activo activa años meses días
     noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
     lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
-    interés riesgo referencia oficio profesión matí tarda nit torn torns trabajo
+    interés riesgo referencia oficio profesión matí tarda nit torn torns trabajo tot tota tots totes
     jubilat jubilats retirat xubilado xubilada
+    fins des durant amb per quan als dels ata dende
     """.split()
 )
 _PROFESSION = re.compile(
@@ -95,8 +96,9 @@ _PROFESSION = re.compile(
 # "fue pastor"; and a listed job in apposition to the patient, "La paciente, gandeira,")
 _LISTED_CUE = (
     rf"(?:(?<!\w)(?:que|quien|q){SP}+(?:es|era|fue)|,{SP}*(?:es|era){SP}+(?:un|una{SP}+)?"
-    rf"|(?:^|(?<=[.;|]){SP}*)(?:es|era){SP}+"
-    rf"|(?<!\w)(?:como|fue|ha{SP}+sido|había{SP}+sido){SP}+(?:(?:un|una){SP}+)?"
+    rf"|(?:^|(?<=[.;|:]){SP}*)(?:es|era){SP}+"
+    # (Catalan "ha estat", "va ser", "era" and Galician "foi": "Ha estat pagès tota la vida")
+    rf"|(?<!\w)(?:como|fue|ha{SP}+sido|había{SP}+sido|ha{SP}+estat|va{SP}+ser|foi){SP}+(?:(?:un|una){SP}+)?"
     rf"|(?<!\w)(?:paciente|pacient|enferm[oa]|usuari[oa]){SP}*,"
     rf"|(?<!\w)(?:antigu[oa]|ex-?)){SP}*"
 )
@@ -107,10 +109,10 @@ _COMPLEMENT = (
 )
 _REST = rf"(?P<rest>{_COMPLEMENT}{{0,2}})"
 # Where a cue can begin is checked first: at a letter that opens one of its words, a
-# comma, a line's start or after ".", ";" or "|" (the same matches, a quarter faster on
+# comma, a line's start or after ".", ";", ":" or "|" (the same matches, a quarter faster on
 # MEDDOCAN dev; tests/test_rule_prefilters.py).
 _LISTED_PROFESSION = re.compile(
-    rf"(?:(?=[qcefhpua,])|(?<=[.;|])|^){_LISTED_CUE}(?P<head>{_WORD}){_REST}", re.IGNORECASE | re.MULTILINE
+    rf"(?:(?=[qcefhpuav,])|(?<=[.;|:])|^){_LISTED_CUE}(?P<head>{_WORD}){_REST}", re.IGNORECASE | re.MULTILINE
 )
 
 
@@ -146,7 +148,11 @@ _CLINICIAN_WORDS = frozenset(
 # "jubilado", a comma or a preposition (``- Agricultor jubilado, natural de…``,
 # ``Transportista de mercancías por carretera``). A clinician's word there is a
 # label or a role (``Médico de guardia avisado``), not the patient's job.
-_JOB_ALONE = re.compile(rf"(?:^|(?<=[.;|]){SP}|(?<=^[-•*]{SP}))(?P<head>[{UPPER}][^\W\d_]+){_REST}", re.MULTILINE)
+# After a semicolon the job opens a clause in lower case (``en Sabadell desde 2006; limpiadora
+# en Neteges Vallès SL``).
+_JOB_ALONE = re.compile(
+    rf"(?:^|(?<=[.;|]){SP}|(?<=^[-•*]{SP}))(?P<head>[{UPPER}][^\W\d_]+|(?<=;{SP})[^\W\d_]+){_REST}", re.MULTILINE
+)
 _AFTER_JOB_ALONE = re.compile(
     rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa]|jubilat|jubilada|xubilad[oa])(?!\w)|(?:por|para|en){SP})",
     re.MULTILINE,
