@@ -34,8 +34,9 @@ SPLITS = (
     "dev11",
     "dev12",
     "dev13",
+    "dev14",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev13 in theirs; dev4 to dev9 in real notes'
+)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev14 in theirs; dev4 to dev9 in real notes'
 # formats
 NGRAM = 8
 
