@@ -11,9 +11,9 @@ been used up; ``dev4``, fresh guide data in the formats real hospital notes come
 data again, in thirteen formats; ``dev6``, written blind to judge the hand-annotated
 training notes; ``dev7``, written blind to judge the rules drawn from dev6; ``dev8``, written blind to judge those
 drawn from dev7; ``dev9``, written blind to judge the rules drawn from all the guide splits' common misses;
-``dev10``, written blind in the test half's formats to judge those drawn from dev9; ``dev11``, ``dev12``, ``dev13`` and ``dev14``,
-written blind in those formats again by four more authors; and ``test``. For each
-split asked for (default: all fifteen) it scores the
+``dev10``, written blind in the test half's formats to judge those drawn from dev9;
+``dev11``, ``dev12``, ``dev13`` and ``dev14``, written blind in those formats again by four
+more authors; and ``test``. For each split asked for (default: all fifteen) it scores the
 model alone and the shipped pipeline (the model, the rule layer and name propagation: what
 ``python -m deid_crf.tag`` writes) with the MEDDOCAN measures, and prints a per-type
 table of the shipped pipeline. "Span recall" is the recall of subtask 2 [strict]: spans
