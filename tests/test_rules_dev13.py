@@ -13,7 +13,12 @@ import pytest
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import find_labelled_ages
 from deid_crf.deid.recognizers.dates import dates_with_their_year
-from deid_crf.deid.recognizers.institutions import find_health_centres, find_institutions, names_over_elisions
+from deid_crf.deid.recognizers.institutions import (
+    areas_with_their_place,
+    find_health_centres,
+    find_institutions,
+    names_over_elisions,
+)
 from deid_crf.deid.recognizers.labelled_ids import labels_cut_from_ids
 from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.non_entities import is_reference_date, is_shift_letter
@@ -351,3 +356,33 @@ def test_more_cues_of_a_listed_job(text, job):
 def test_a_lower_case_word_after_a_semicolon_is_a_job_only_if_listed():
     text = "Vive en Sabadell desde 2006; paseante en el parque por las tardes."
     assert list(find_professions(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text, model, want",
+    [
+        (
+            "Servicio Murciano de Salud · Área de Salud II – Cartagena\nHOSPITAL",
+            [("Área de Salud II", "INSTITUCION"), ("Cartagena", "TERRITORIO")],
+            [("Área de Salud II – Cartagena", "INSTITUCION")],
+        ),
+        (
+            "SERVICIO MURCIANO DE SALUD — ÁREA DE SALUD III (LORCA)\nHOSPITAL",
+            [("ÁREA DE SALUD III", "INSTITUCION"), ("LORCA", "TERRITORIO")],
+            [("ÁREA DE SALUD III (LORCA)", "INSTITUCION")],
+        ),
+        (
+            "Conselleria de Sanitat\nDEPARTAMENT DE SALUT DE GANDIA\nServei",
+            [("DEPARTAMENT DE SALUT", "INSTITUCION"), ("DE GANDIA", "INSTITUCION")],
+            [("DEPARTAMENT DE SALUT DE GANDIA", "INSTITUCION")],
+        ),
+        (  # after "de", only where a span of the model's holds "de" and the place
+            "el Área de Salud de Cáceres y el hospital",
+            [("Área de Salud", "INSTITUCION"), ("Cáceres", "TERRITORIO")],
+            [("Área de Salud", "INSTITUCION"), ("Cáceres", "TERRITORIO")],
+        ),
+    ],
+)
+def test_a_health_area_with_its_place(text, model, want):
+    spans = sorted(span(text, part, kind) for part, kind in model)
+    assert shown(text, areas_with_their_place(text, spans)) == want

@@ -64,7 +64,13 @@ from deid_crf.deid.recognizers.dates import dates_with_their_year, find_dates
 from deid_crf.deid.recognizers.dictation import find_dictated_numbers
 from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
-from deid_crf.deid.recognizers.institutions import HOSPITAL, find_institutions, names_over_elisions, organisations
+from deid_crf.deid.recognizers.institutions import (
+    HOSPITAL,
+    areas_with_their_place,
+    find_institutions,
+    names_over_elisions,
+    organisations,
+)
 from deid_crf.deid.recognizers.internet import find_emails, find_ips, find_urls
 from deid_crf.deid.recognizers.labelled_ids import (
     BIOMETRIC_ID,
@@ -485,7 +491,7 @@ class RuleLayer:
             spans = list(model_spans)
         if self.active:
             spans = labels_cut_from_ids(text, spans)
-            spans = names_over_elisions(text, organisations(text, spans))
+            spans = areas_with_their_place(text, names_over_elisions(text, organisations(text, spans)))
             spans = towns_after_countries(text, places_by_name(text, spans))
             spans = street_tails(text, towns_before_countries(text, spans))
             spans = joined_places(text, split_at_slashes(text, spans))

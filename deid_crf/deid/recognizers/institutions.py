@@ -522,3 +522,43 @@ def names_over_elisions(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 out[i:inside] = [replace(span, end=m.end(), source=RULE, text="", replacement=None)]
         i += 1
     return out
+
+
+# A health area or department named with its place after a dash or in brackets, or after
+# "de" where the model cut it off (``Área de Salud II – Cartagena``, ``ÁREA DE SALUD III
+# (LORCA)``, ``DEPARTAMENT DE SALUT`` + ``DE GANDIA``): one INSTITUCION span, as the guide
+# splits write it (4 of 4; MEDDOCAN has none).
+_AREA_SPAN = re.compile(
+    rf"(?i:área|àrea|departament|departamento|gerencia|gerència|distrito|sector){SP}+(?i:sanitari[oa]|sanitària|de{SP}+salu[dt])"
+    rf"(?:{SP}+[IVX]+)?"
+)
+_AREA_PLACE_AFTER = re.compile(
+    rf"(?:{SP}*[–-]{SP}*(?P<dashed>{_PLACE_NAME})|{SP}*\((?P<bracketed>{_PLACE_NAME})\)|{SP}+(?i:de|d['’]){SP}*(?P<of>{_PLACE_NAME}))"
+    rf"(?![\w-])"
+)
+
+
+def areas_with_their_place(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping one another) with each health area's or
+    department's INSTITUCION span (see above) run on over its place after a dash, in
+    brackets, or after ``de`` where a span of the model's holds ``de`` and the place;
+    the spans inside are dropped, and none may cross the new end."""
+    out = list(spans)
+    i = 0
+    while i < len(out):
+        span = out[i]
+        if span.type == INSTITUTION and _AREA_SPAN.fullmatch(text, span.start, span.end):
+            m = _AREA_PLACE_AFTER.match(text, span.end)
+            following = out[i + 1] if i + 1 < len(out) else None
+            # after "de", only where the model's span is "de" and the place ("DE GANDIA")
+            of_ok = (
+                following is not None and following.start == span.end + 1 and m is not None and following.end == m.end()
+            )
+            if m and "\n" not in text[span.end : m.end()] and (m.group("of") is None or of_ok):
+                inside = i + 1
+                while inside < len(out) and out[inside].end <= m.end():
+                    inside += 1
+                if inside == len(out) or out[inside].start >= m.end():
+                    out[i:inside] = [replace(span, end=m.end(), source=RULE, text="", replacement=None)]
+        i += 1
+    return out
