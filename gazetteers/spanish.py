@@ -161,6 +161,15 @@ HOLIDAYS = (
     "Antroxu",
     "Moros y Cristianos",
     "Moros i Cristians",
+    # All Saints' Day and the great local feasts notes date things by (Bilbao's "Aste Nagusia",
+    # Zaragoza's Pilar: only as "día del Pilar", "Pilar" alone is a name)
+    "Todos los Santos",
+    "día de Todos los Santos",
+    "Tots Sants",
+    "día del Pilar",
+    "fiestas del Pilar",
+    "Aste Nagusia",
+    "Semana Grande",
 )
 # Everyday job words (PROFESION, P7.1) that a note puts after "que es", "antiguo" or "ES"
 # ("el hijo mayor, que es camionero"): written for this project, masculine forms, the

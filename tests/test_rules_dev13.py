@@ -12,7 +12,7 @@ import pytest
 
 from deid_crf.deid.recognizers.addresses import street_tails
 from deid_crf.deid.recognizers.ages import find_labelled_ages
-from deid_crf.deid.recognizers.dates import dates_with_their_year
+from deid_crf.deid.recognizers.dates import dates_with_their_year, find_dates
 from deid_crf.deid.recognizers.institutions import (
     areas_with_their_place,
     find_health_centres,
@@ -386,3 +386,16 @@ def test_a_lower_case_word_after_a_semicolon_is_a_job_only_if_listed():
 def test_a_health_area_with_its_place(text, model, want):
     spans = sorted(span(text, part, kind) for part, kind in model)
     assert shown(text, areas_with_their_place(text, spans)) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("cólico biliar (el último, el Día de Todos los Santos) y una colecistitis", ["Día de Todos los Santos"]),
+        ("El lunes 12 de octubre (día del Pilar) tuvo una impactación", ["lunes 12 de octubre", "día del Pilar"]),
+        ("desde Aste Nagusia hace turno de noche", ["Aste Nagusia"]),
+        ("la acompaña su hermana Pilar a la consulta", []),  # the name alone is no feast
+    ],
+)
+def test_more_feasts(text, want):
+    assert [text[a:b] for a, b, _ in find_dates(text)] == want
