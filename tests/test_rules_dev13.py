@@ -207,6 +207,8 @@ def test_a_title_taken_for_the_name(text, model, want):
         ("| jue 12/02 | M | Consciente y orientada. |", "M", True),
         ("JUE 02/04/26 · T · Enf. Nayra C.", "T", True),
         ("Vie 03/04 (Viernes Santo) · N · Enf. Nayra C.", "N", True),
+        ("| mércores 11/11 | M | Afebril. |", "M", True),  # a whole weekday, Galician too
+        ("| martes 10/11 | T | Hixiene en cama. |", "T", True),
         # a sex field after a birth date or an age stays
         ("NHC 5512098 · 12.07.1958 · M · DNI", "M", False),
         ("| Edad / sexo | 41 | M |", "M", False),
@@ -399,3 +401,21 @@ def test_a_health_area_with_its_place(text, model, want):
 )
 def test_more_feasts(text, want):
     assert [text[a:b] for a, b, _ in find_dates(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, model, want",
+    [
+        ("Paciente: Frau Ursula Kemper-Haas\nF. nacimiento", "Frau Ursula Kemper-Haas", "Ursula Kemper-Haas"),
+        ("Paciente: Mr. Nigel Ashworth-Price\nNIE", "Mr. Nigel Ashworth-Price", "Nigel Ashworth-Price"),
+    ],
+)
+def test_a_foreign_title_opening_a_name_span_is_cut_off(text, model, want):
+    out = without_titles(text, [span(text, model, "NOMBRE_SUJETO_ASISTENCIA")])
+    assert [text[s.start : s.end] for s in out] == [want]
+
+
+def test_a_basque_form_s_label_is_no_entity():
+    text = "| Adina / Edad | 29 |"
+    out = rule_layer("default").apply(text, [span(text, "Adina", "FAMILIARES_SUJETO_ASISTENCIA")])
+    assert "Adina" not in [text[s.start : s.end] for s in out]

@@ -340,7 +340,9 @@ _ROLE = r"(?:MIR|R[1-5]|DUE|TCAE|TSID|TER|Enf\.|Inf\.)(?![^\W_])"
 # A courtesy title or a role that opens a name span, the space after it included (N3.1,
 # N5.1: titles are never annotated).
 _LEADING_TITLE = re.compile(
-    rf"(?:{_COURTESY}|Dª|Don|Doña|Srta\.|Doctora?|DOCTORA?|Profesora?\b|Prof\.|{_ROLE}){SP}+(?=[^\W\d_])"
+    rf"(?:{_COURTESY}|Dª|Don|Doña|Srta\.|Doctora?|DOCTORA?|Profesora?\b|Prof\.|{_ROLE}"
+    # foreign titles (N1.1): "Mr. Nigel …", "Frau Ursula Kemper-Haas", "Sig. Giancarlo …"
+    rf"|Mr\.|Mrs\.|Ms\.|Mme\.|Mlle\.|Sig\.|Herr|Frau){SP}+(?=[^\W\d_])"
 )
 
 

@@ -95,6 +95,8 @@ _FIELD_LABELS = frozenset(
     + "dni nie nif nhc hc cip cipa cipna tis nass nss poliza sexo edad nombre apellidos paciente".split()
     # (and the other record and card labels: no MEDDOCAN train or dev span is one)
     + "pasaporte sip nuhsa tsi cic naf episodio localidad provincia municipio".split()
+    # (Basque, Galician and Catalan forms' labels: "| Adina / Edad | 29 |", "Idade", "Edat")
+    + "adina sexua izena abizenak helbidea idade edat sexe nome cognoms apelidos".split()
     # and a collegiate number's ("Dr. V. Llorens · Col. 4614982")
     + "col colegiado colegiada".split()
 )
@@ -183,7 +185,10 @@ def is_product_reference(text: str, span: PHISpan) -> bool:
 
 _SHIFT_LETTERS = frozenset("MTN")
 _ENTRY_DATE_BEFORE = re.compile(
-    r"(?<![^\W_])(?i:lun|mar|mi[eé]r?|jue|vie|s[aá]b|dom|dl|dt|dc|dj|dv|ds|dg)\.?[ \t]*\d{1,2}/\d{1,2}(?:/\d{2,4})?"
+    # weekdays abbreviated or whole, Spanish, Galician and Catalan ("| mércores 11/11 | M |")
+    r"(?<![^\W_])(?i:lun(?:es)?|mar(?:tes)?|mi[eé](?:r(?:coles)?)?|jue(?:ves)?|vie(?:rnes)?|s[aá]b(?:ado)?|dom(?:ingo)?"
+    r"|luns|mércores|xoves|venres|dilluns|dimarts|dimecres|dijous|divendres|dissabte|diumenge"
+    r"|dl|dt|dc|dj|dv|ds|dg)\.?[ \t]*\d{1,2}/\d{1,2}(?:/\d{2,4})?"
     r"(?:[ \t]*\([^()\n]*\))?[ \t]*[|·][ \t]*\Z"
 )
 _MORPHOLOGY_CODE = re.compile(r"\d{4}/\d")
