@@ -22,6 +22,7 @@ from deid_crf.deid.recognizers.institutions import (
 from deid_crf.deid.recognizers.labelled_ids import labels_cut_from_ids
 from deid_crf.deid.recognizers.names import without_titles
 from deid_crf.deid.recognizers.non_entities import is_reference_date, is_shift_letter
+from deid_crf.deid.recognizers.postcodes import find_postcodes
 from deid_crf.deid.recognizers.relatives import relatives
 from deid_crf.deid.recognizers.sex import sexes_after_ages
 from deid_crf.deid.recognizers.work import find_professions
@@ -419,3 +420,12 @@ def test_a_basque_form_s_label_is_no_entity():
     text = "| Adina / Edad | 29 |"
     out = rule_layer("default").apply(text, [span(text, "Adina", "FAMILIARES_SUJETO_ASISTENCIA")])
     assert "Adina" not in [text[s.start : s.end] for s in out]
+
+
+def test_a_listed_town_in_lower_case_after_a_postcode_in_a_note_written_so():
+    text = LOWER_CASE_NOTE + "dom: c/ de sa murada, 9, 07300 inca · tel 971 50 22 84\n"
+    assert [text[a:b] for a, b, _ in find_postcodes(text)] == ["07300", "inca"]
+    text = LOWER_CASE_NOTE + "dom: c/ de sa murada, 9, 07300 portal b · tel 971 50 22 84\n"  # no listed town
+    assert list(find_postcodes(text)) == []
+    text = "Dom.: c/ de sa murada, 9, 07300 inca · tel 971 50 22 84. Refiere mareo."  # ordinary case
+    assert list(find_postcodes(text)) == []

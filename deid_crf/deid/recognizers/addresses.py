@@ -135,6 +135,11 @@ def _town_after_address(text: str, span: PHISpan) -> tuple[int, int, tuple[int, 
     return m.start("comma"), m.start("town"), postcode, m.end("town")
 
 
+def listed_town(name: str) -> bool:
+    """Whether ``name`` is a listed Spanish municipality, province, community or island."""
+    return normalize(name) in _towns()
+
+
 @cache
 def _towns() -> frozenset[str]:
     """Normalised Spanish municipalities, provinces, communities and islands."""

@@ -20,7 +20,8 @@ from collections.abc import Iterator
 
 from stdnum.es import postal_code
 
-from deid_crf.deid.recognizers.common import LINE_BREAKS, SP, TERRITORY, Match, line_before
+from deid_crf.deid.recognizers.addresses import listed_town
+from deid_crf.deid.recognizers.common import LINE_BREAKS, SP, TERRITORY, Match, is_lower_case_note, line_before
 from deid_crf.gazetteers.spanish import STREET_TYPES, UPPER
 
 _ADDRESS_WIDTH = 60  # how far back on the line the street may start
@@ -61,3 +62,27 @@ def find_postcodes(text: str) -> Iterator[Match]:
         labelled = _LABEL.search(line_before(text, m.start(), 20)) is not None
         if labelled or (_TOWN_AFTER.match(text, m.end()) and _address_before(text, m.start())):
             yield m.start(), m.end(), TERRITORY
+        elif (
+            is_lower_case_note(text) and _address_before(text, m.start()) and (town := _lower_case_town(text, m.end()))
+        ):
+            # a note written in lower case: "c/ de sa murada, 9, 07300 inca · tel …", the
+            # listed town in lower case a span too (the model misses both)
+            yield m.start(), m.end(), TERRITORY
+            yield *town, TERRITORY
+
+
+# Up to four lower-case words after the code, the longest run of them that is a listed town.
+_LOWER_WORDS_AFTER = re.compile(rf"{SP}+((?:[a-zñáéíóúàèòïüç'’-]+)(?:{SP}+[a-zñáéíóúàèòïüç'’-]+){{0,3}})")
+
+
+def _lower_case_town(text: str, end: int) -> tuple[int, int] | None:
+    """Where the listed town in lower case right after ``end`` is, if there is one."""
+    m = _LOWER_WORDS_AFTER.match(text, end)
+    if m is None:
+        return None
+    words = list(re.finditer(r"\S+", m.group(1)))
+    for last in range(len(words), 0, -1):
+        start, stop = m.start(1), m.start(1) + words[last - 1].end()
+        if listed_town(text[start:stop]):
+            return start, stop
+    return None
