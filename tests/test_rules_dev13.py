@@ -429,3 +429,23 @@ def test_a_listed_town_in_lower_case_after_a_postcode_in_a_note_written_so():
     assert list(find_postcodes(text)) == []
     text = "Dom.: c/ de sa murada, 9, 07300 inca · tel 971 50 22 84. Refiere mareo."  # ordinary case
     assert list(find_postcodes(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("O neto, enxeñeiro informático en Vigo, chama pola noite.", ["neto"]),
+        ("vive coa súa neta en Lugo", ["neta"]),
+        ("nódulo de bordes bien definidos y netas", []),  # Spanish "net"
+        ("lesión de límites netos", []),
+    ],
+)
+def test_a_galician_grandchild_after_an_article(text, want):
+    out = rule_layer("default").apply(text, [])
+    assert [text[s.start : s.end] for s in out if s.type == "FAMILIARES_SUJETO_ASISTENCIA"] == want
+
+
+def test_two_patterns_finding_one_kinship_word_give_one_span():
+    text = "móbil da filla 619 44 27 01"
+    out = relatives(text, [])
+    assert [(s.start, s.end) for s in out] == [(9, 14)]

@@ -98,6 +98,12 @@ _KIN_WORDS = (
     *("aita", "alaba", "semea", "anaia", "ahizpa", "arreba", "senarra", "emaztea", "amona", "aitona"),
 )
 _KIN_WORD = by_first_letter(_KIN_WORDS)
+# Galician "neto"/"neta" (grandson, granddaughter) is Spanish "net" ("límites netos", "bordes
+# netos y netas" in the unlabeled case reports): a grandchild only after a Galician article or
+# possessive ("O neto, enxeñeiro …", "a súa neta"; the guide splits 3 of 3).
+_GALICIAN_GRANDCHILD = re.compile(
+    r"(?<![^\W_])(?:[Oo]s?|[Aa]s?|seu|seus|súa|súas|do|dos|da|das|ao|aos|coa|co)[ \t]+(?P<phrase>net[oa]s?)(?![^\W_]|-)"
+)
 KIN_WORD = _KIN_WORD  # a kinship word, as a pattern (other recognizers' guards)
 _NUMERAL = r"(?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|ambos|ambas|dous|dúas|dues|catro|quatre|\d{1,2})"
 _QUALIFIER = (
@@ -369,11 +375,13 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         for m in [
             *finditer_at(_KIN_PHRASE, text, _phrase_starts(text, kin_words)),
             *_PARTNER.finditer(text),
+            *(_GALICIAN_GRANDCHILD.finditer(text) if "net" in text else ()),
             *finditer_at(_KIN_BEFORE_COLON, text, _before_colon_starts(kin_words)),
         ]
         # "Hermanos Falcó" is a street, "Nieto" a surname.
         if _is_relative_phrase(text, m) and not coverage.overlaps(*m.span("phrase"))
     ]
+    added = list(dict.fromkeys(added))  # one span where two patterns find the same word ("da filla 619 …")
     partners, named = _partners_in_brackets(text, spans) if "(" in text else ([], set())
     added += [PHISpan(a, b, RELATIVE, 1.0, RULE) for a, b in partners if not coverage.overlaps(a, b)]
     if named:
