@@ -515,13 +515,19 @@ def names_over_elisions(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         span = out[i]
         m = _ELISION_AFTER.match(text, span.end) if span.type in _ELIDING_TYPES else None
         if m and "\n" not in text[span.end : m.end()]:
-            inside = i + 1
-            while inside < len(out) and out[inside].end <= m.end():
-                inside += 1
-            if inside == len(out) or out[inside].start >= m.end():
-                out[i:inside] = [replace(span, end=m.end(), source=RULE, text="", replacement=None)]
+            _run_on(out, i, m.end())
         i += 1
     return out
+
+
+def _run_on(spans: list[PHISpan], i: int, end: int) -> None:
+    """``spans[i]`` run on to ``end`` in place, the spans inside dropped, unless a span
+    crosses ``end`` (``spans`` sorted, not overlapping one another)."""
+    inside = i + 1
+    while inside < len(spans) and spans[inside].end <= end:
+        inside += 1
+    if inside == len(spans) or spans[inside].start >= end:
+        spans[i:inside] = [replace(spans[i], end=end, source=RULE, text="", replacement=None)]
 
 
 # A health area or department named with its place after a dash or in brackets, or after
@@ -555,10 +561,6 @@ def areas_with_their_place(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]
                 following is not None and following.start == span.end + 1 and m is not None and following.end == m.end()
             )
             if m and "\n" not in text[span.end : m.end()] and (m.group("of") is None or of_ok):
-                inside = i + 1
-                while inside < len(out) and out[inside].end <= m.end():
-                    inside += 1
-                if inside == len(out) or out[inside].start >= m.end():
-                    out[i:inside] = [replace(span, end=m.end(), source=RULE, text="", replacement=None)]
+                _run_on(out, i, m.end())
         i += 1
     return out
