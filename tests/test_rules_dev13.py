@@ -449,3 +449,10 @@ def test_two_patterns_finding_one_kinship_word_give_one_span():
     text = "móbil da filla 619 44 27 01"
     out = relatives(text, [])
     assert [(s.start, s.end) for s in out] == [(9, 14)]
+
+
+def test_a_neighbourhood_after_barriada_and_the_word_left_alone():
+    text = "taxista, vive en la barriada Príncipe Alfonso. Otra hermana en Tetuán."
+    out = rule_layer("default").apply(text, [span(text, "barriada Príncipe Alfonso", "CALLE")])
+    assert ("Príncipe Alfonso", "TERRITORIO") in shown(text, out)
+    assert "barriada" not in [text[s.start : s.end] for s in out]

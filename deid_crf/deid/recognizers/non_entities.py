@@ -58,6 +58,7 @@ NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 # its own ("de" as a HOSPITAL), and the times of day of a treatment table's columns
 # ("| mañana |" as a patient's name).
 _FUNCTION_WORDS = frozenset("de del la el los las y e en a al".split())
+_NEIGHBOURHOOD_WORDS = frozenset("barrio barriada barri".split())  # the generic word alone
 _TIMES_OF_DAY = frozenset("mañana tarde noche mediodía desayuno comida cena merienda".split())
 
 
@@ -66,12 +67,15 @@ def is_fragment(text: str, span: PHISpan) -> bool:
     a body's name of one lower-case word (``al barrio``, Catalan ``per``: MEDDOCAN train
     and dev have no INSTITUCION span so), a person's name of one letter (``talla M``;
     MEDDOCAN train and dev have no name span so short) unless it is an initial before a
-    name, or a time of day as a name; and a span with no letter and no digit (a report's
+    name, or a time of day as a name; a neighbourhood's generic word alone (``barriada``);
+    and a span with no letter and no digit (a report's
     rule of dashes ``-----`` the model took for a plate: MEDDOCAN train and dev have no
     span without one)."""
     words = text[span.start : span.end]
     if words in _FUNCTION_WORDS or not any(char.isalnum() for char in words):
         return True
+    if words.lower() in _NEIGHBOURHOOD_WORDS:
+        return True  # "barriada" left of "barriada Príncipe Alfonso" once the place is cut off
     if span.type == INSTITUTION and words.isalpha() and words.islower():
         return normalize(words) not in listed_body_keys()  # "sergas" in a note in lower case is one
     if span.type in NAME_TYPES:

@@ -72,7 +72,7 @@ _NAME = rf"{_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|do|da|dos|das){SP}+)*{_WORD
 
 # A neighbourhood's name stops at a particle: "barrio del Raval de Barcelona" is two places.
 _NEIGHBOURHOOD = re.compile(
-    rf"(?<!\w)barrio{SP}+(?:de{SP}+la{SP}+|de{SP}+|del{SP}+)?(?P<name>{_WORD}(?:{SP}+{_WORD})*)"
+    rf"(?<!\w)(?:barrio|barriada|barri){SP}+(?:de{SP}+la{SP}+|de{SP}+|del{SP}+)?(?P<name>{_WORD}(?:{SP}+{_WORD})*)"
 )
 _BRACKETED = re.compile(
     rf"{SP}*\({SP}*(?P<town>{_NAME})"
