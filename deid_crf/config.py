@@ -508,3 +508,16 @@ def default_cache_dir() -> Path:
     """Where the grid search caches featurized training data: ``$DEID_CRF_CACHE_DIR``,
     else ``.cache/deid-crf`` relative to the current directory (git-ignored)."""
     return Path(os.environ.get("DEID_CRF_CACHE_DIR", ".cache/deid-crf"))
+
+
+def pattern_cache_dir() -> Path | None:
+    """Where compiled regular expressions are kept between runs
+    (:mod:`deid_crf.io.pattern_cache`): ``$DEID_CRF_PATTERN_CACHE`` (``off`` for
+    nowhere), else ``$XDG_CACHE_HOME/deid-crf``, else ``~/.cache/deid-crf``."""
+    chosen = os.environ.get("DEID_CRF_PATTERN_CACHE", "")
+    if chosen.lower() in ("off", "0", "no", "false"):
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "deid-crf"

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deid_crf.deid.recognizers import number_words
+from deid_crf.deid.recognizers.common import longest_first
 from deid_crf.deid.recognizers.national_ids import dni_letter, nass_is_valid
 from deid_crf.gazetteers import VOCABULARY_CACHE_DIR, spanish
 from deid_crf.gazetteers.spanish import (
@@ -345,11 +346,7 @@ _MONTH_INDEX |= {
 }
 _WEEKDAY_INDEX = {normalize(d): i for i, d in enumerate(WEEKDAYS)}
 _MONTH_RE = "|".join(
-    sorted(
-        {*MONTHS, "setiembre", "sept", *(m[:3] for m in MONTHS), *CATALAN_MONTHS, *GALICIAN_MONTHS},
-        key=len,
-        reverse=True,
-    )
+    longest_first([*MONTHS, "setiembre", "sept", *(m[:3] for m in MONTHS), *CATALAN_MONTHS, *GALICIAN_MONTHS])
 )
 _ROMAN_INDEX = {r: i for i, r in enumerate(ROMAN_MONTHS, start=1)}
 _NUMERIC = r"(?P<d>\d{1,2})(?P<s>[/.-])(?P<m>\d{1,2})(?P=s)(?P<y>\d{4}|\d{2})"

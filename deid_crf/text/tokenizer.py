@@ -35,12 +35,23 @@ def _token_pattern(split_case_joins: bool) -> re.Pattern[str]:
     return re.compile("|".join((_MAIL_LABEL, _EMAIL, _URL, NUMBER, word, OTHER)))
 
 
-_LINE_BREAKS = np.array([ord(c) for c in LINE_BREAKS], dtype=np.uint32)
-_SENTENCE_FINAL = np.array([ord(c) for c in ".?!…"], dtype=np.uint32)
-_SENTENCE_OPENING = np.array([ord(c) for c in "¿¡(\"«'[-•*"], dtype=np.uint32)
-_MAX_TABLE = 0x2000
-# Lookup tables over code points, so that case tests run as numpy gathers.
-_IS_UPPER = np.array([chr(c).isupper() for c in range(_MAX_TABLE)], dtype=bool)
+_MAX_TABLE = 0x2100  # (past U+2028, U+2029 and "…" U+2026)
+# Lookup tables over code points, so that character tests run as numpy gathers (a code
+# point past the table is looked up at its last entry, which is False in each); cheaper
+# than np.isin, whose fixed cost is most of a short note's.
+_IS_UPPER = np.array([c < _MAX_TABLE - 1 and chr(c).isupper() for c in range(_MAX_TABLE)], dtype=bool)
+
+
+def _table_of(chars: str) -> np.ndarray:
+    table = np.zeros(_MAX_TABLE, dtype=bool)
+    table[[ord(c) for c in chars]] = True
+    assert not table[-1]
+    return table
+
+
+_IS_LINE_BREAK = _table_of(LINE_BREAKS)
+_IS_SENTENCE_FINAL = _table_of(".?!…")
+_IS_SENTENCE_OPENING = _table_of("¿¡(\"«'[-•*")
 
 
 def code_points(text: str) -> np.ndarray:
@@ -100,7 +111,7 @@ class Tokenizer:
         if n == 0:
             return np.zeros(0, np.int32), np.zeros(0, np.int64)
         cps = code_points(text)
-        is_break = np.isin(cps, _LINE_BREAKS)
+        is_break = _IS_LINE_BREAK[np.minimum(cps, _MAX_TABLE - 1)]
         is_break[:-1] &= ~((cps[:-1] == 0x0D) & (cps[1:] == 0x0A))  # "\r\n" is one line break
         newlines = np.flatnonzero(is_break)
         line = np.searchsorted(newlines, spans[:, 0]).astype(np.int32)
@@ -110,12 +121,13 @@ class Tokenizer:
 
         first_cp = cps[spans[:, 0]]
         single = (spans[:, 1] - spans[:, 0]) == 1
-        candidates = np.flatnonzero(single[:-1] & np.isin(first_cp[:-1], _SENTENCE_FINAL) & ~is_end[:-1])
+        first_cp = np.minimum(first_cp, _MAX_TABLE - 1)
+        candidates = np.flatnonzero(single[:-1] & _IS_SENTENCE_FINAL[first_cp[:-1]] & ~is_end[:-1])
         if len(candidates):
-            nxt = np.minimum(first_cp[candidates + 1], _MAX_TABLE - 1)
+            nxt = first_cp[candidates + 1]
             # A stop followed by a number is taken as part of an address or list
             # ("Castellana 87. 9F", "No. 121"); Spanish prose rarely opens with digits.
-            starts_sentence = _IS_UPPER[nxt] | np.isin(first_cp[candidates + 1], _SENTENCE_OPENING)
+            starts_sentence = _IS_UPPER[nxt] | _IS_SENTENCE_OPENING[nxt]
             for i in candidates[starts_sentence]:
                 if i > 0 and self._after_abbreviation(tokens[first + i - 1], text, spans, i):
                     continue

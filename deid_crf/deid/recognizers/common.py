@@ -148,6 +148,14 @@ def listed_names(files: Iterable[str], key: Callable[[str], str]) -> frozenset[s
     return frozenset(key(name) for file in files for name in read_list(DEFAULT_DIR / file))
 
 
+def longest_first(words: Iterable[str]) -> list[str]:
+    """``words`` once each, the longest first (an alternation then prefers the longest of
+    two that open alike), and alphabetically among equally long ones: the same order in
+    every process, whatever the hash seed of a set they came from, so that a pattern
+    built from them is the same string at every run (:mod:`deid_crf.io.pattern_cache`)."""
+    return sorted(set(words), key=lambda word: (-len(word), word))
+
+
 def is_word_char(char: str) -> bool:
     """What ``\\w`` matches (``re`` on a str: alphanumerics and the underscore)."""
     return char.isalnum() or char == "_"

@@ -41,6 +41,7 @@ from deid_crf.deid.recognizers.common import (
     by_first_letter,
     finditer_at,
     line_before,
+    longest_first,
     merged,
     starts_before,
 )
@@ -62,11 +63,9 @@ from deid_crf.text.spans import RULE, PHISpan, first_fit
 
 Span = tuple[int, int]
 
-_MONTH_NAMES = sorted({*MONTHS, *SEPTEMBER_VARIANTS, *CATALAN_MONTHS, *GALICIAN_MONTHS}, key=len, reverse=True)
+_MONTH_NAMES = longest_first([*MONTHS, *SEPTEMBER_VARIANTS, *CATALAN_MONTHS, *GALICIAN_MONTHS])
 _MONTH = "|".join([*_MONTH_NAMES, *MONTH_ABBREVIATIONS])
-_WEEKDAY_NAMES = sorted(
-    {*WEEKDAYS, "miercoles", "sabado", *CATALAN_WEEKDAYS, *GALICIAN_WEEKDAYS}, key=len, reverse=True
-)
+_WEEKDAY_NAMES = longest_first([*WEEKDAYS, "miercoles", "sabado", *CATALAN_WEEKDAYS, *GALICIAN_WEEKDAYS])
 _WEEKDAY = "|".join(_WEEKDAY_NAMES)
 # The weekday opening a date in figures (P6.3): "martes 25/02/2025", "vie. 07/03/25",
 # "dilluns, 15-VII-2024"; abbreviated only there, where "mar" cannot be the sea.
@@ -273,11 +272,9 @@ def _words_before(text: str, start: int) -> str:
 # are found in two scans of the text; each pattern is then tried only where its matches
 # can begin (tests/test_rule_prefilters.py checks each against the search everywhere).
 _WEEKDAY_WORDS = [*_WEEKDAY_NAMES, *_WEEKDAY_ABBREVIATIONS.split("|")]
-_HOLIDAY_FIRST_WORDS = sorted({h.split()[0] for h in HOLIDAYS}, key=len, reverse=True)
-_ANCHOR_WORDS = sorted(
-    {*_MONTH_NAMES, *MONTH_ABBREVIATIONS, *_WEEKDAY_WORDS, *SEASONS, *_HOLIDAY_FIRST_WORDS, "mil", "año"},
-    key=len,
-    reverse=True,
+_HOLIDAY_FIRST_WORDS = longest_first(h.split()[0] for h in HOLIDAYS)
+_ANCHOR_WORDS = longest_first(
+    [*_MONTH_NAMES, *MONTH_ABBREVIATIONS, *_WEEKDAY_WORDS, *SEASONS, *_HOLIDAY_FIRST_WORDS, "mil", "año"]
 )
 # A whole word (what every anchor is in a date: spaces, marks or "d'" around it).
 _ANCHOR = re.compile(rf"(?<!\w){by_first_letter(_ANCHOR_WORDS)}(?!\w)", re.IGNORECASE)
@@ -313,26 +310,29 @@ class Anchors:
 
 def anchors(text: str) -> Anchors:
     """:class:`Anchors` of ``text``."""
-    found: dict[re.Pattern[str], list[int]] = {
-        p: [] for p in (_MONTH_WORD, _WEEKDAY_WORD, _SEASON_WORD, _HOLIDAY_WORD, _MIL, _YEAR_WORD)
-    }
+    # (lists by position, not a dict keyed by the patterns: a re.Pattern hashes its whole
+    # compiled code at every look-up)
+    kinds = (_MONTH_WORD, _WEEKDAY_WORD, _SEASON_WORD, _HOLIDAY_WORD, _MIL, _YEAR_WORD)
+    found: list[list[int]] = [[] for _ in kinds]
     for m in _ANCHOR.finditer(text):
         word = m.group()
-        for kind, starts in found.items():  # a word may be two kinds: "mar", "domingo"
+        for kind, starts in zip(kinds, found, strict=True):  # a word may be two kinds: "mar", "domingo"
             if kind.fullmatch(word):
                 starts.append(m.start())
+    months, weekdays, seasons, holidays, thousands, years = found
     digits = [m.start() for m in _DIGIT.finditer(text)]
     return Anchors(
         digits=digits,
-        figures=merged(digits, found[_WEEKDAY_WORD]),
-        day_slashes=[m.start() for m in _DAY_SLASH.finditer(text)],
-        decade_tens=[m.start() for m in _DECADE_TENS.finditer(text)],
-        months=found[_MONTH_WORD],
-        weekdays=found[_WEEKDAY_WORD],
-        seasons=found[_SEASON_WORD],
-        holidays=found[_HOLIDAY_WORD],
-        thousands=found[_MIL],
-        years=found[_YEAR_WORD],
+        figures=merged(digits, weekdays) if weekdays else digits,
+        # (both open with a digit where _DIGIT matches)
+        day_slashes=[m.start() for m in _DAY_SLASH.finditer(text)] if digits else [],
+        decade_tens=[m.start() for m in _DECADE_TENS.finditer(text)] if digits else [],
+        months=months,
+        weekdays=weekdays,
+        seasons=seasons,
+        holidays=holidays,
+        thousands=thousands,
+        years=years,
     )
 
 
@@ -366,9 +366,14 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
 }
 
 
+# (keyed by the patterns' ids: a re.Pattern hashes its whole compiled code at every look-up)
+_STARTS_BY_ID = {id(pattern): starts for pattern, starts in STARTS.items()}
+
+
 def _matches(pattern: re.Pattern[str], text: str, found: Anchors) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text)``, trying ``pattern`` only where its matches can begin."""
-    return finditer_at(pattern, text, STARTS[pattern](text, found))
+    starts = _STARTS_BY_ID[id(pattern)](text, found)
+    return finditer_at(pattern, text, starts) if starts else iter(())
 
 
 def _written(text: str, found: Anchors) -> Iterator[Span]:

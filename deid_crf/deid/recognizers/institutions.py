@@ -44,6 +44,7 @@ from deid_crf.deid.recognizers.common import (
     has_rare_line_breaks,
     is_lower_case_note,
     listed_names,
+    longest_first,
     with_short_spaces,
 )
 from deid_crf.gazetteers.spanish import (
@@ -59,16 +60,16 @@ from deid_crf.text.spans import RULE, PHISpan
 # Governments whose name is their territory's: TERRITORIO in running text.
 _NAMED_LIKE_TERRITORY = frozenset({"Comunidad de Madrid", "Región de Murcia"})
 
-_NAMES = sorted(
-    {
-        name
-        for names in HEALTH_SERVICES.values()
-        for name in names
-        if name not in AMBIGUOUS_HEALTH_ACRONYMS and name not in _NAMED_LIKE_TERRITORY
-    }
-    | set(NATIONAL_BODIES),
-    key=len,
-    reverse=True,
+_NAMES = longest_first(
+    [
+        *(
+            name
+            for names in HEALTH_SERVICES.values()
+            for name in names
+            if name not in AMBIGUOUS_HEALTH_ACRONYMS and name not in _NAMED_LIKE_TERRITORY
+        ),
+        *NATIONAL_BODIES,
+    ]
 )
 
 
@@ -108,7 +109,7 @@ def _first_words(names: Sequence[str]) -> re.Pattern[str]:
     name (an empty match at each such place, so none is passed over): the only places
     where those patterns can match. A note without one (most short ones) never
     compiles them."""
-    words = sorted({_flexible(re.split(r"[\s-]+", name)[0]) for name in names}, key=len, reverse=True)
+    words = longest_first(_flexible(re.split(r"[\s-]+", name)[0]) for name in names)
     return re.compile(r"(?<![\w-])(?=(?i:" + by_first_letter(words) + "))")
 
 
@@ -241,7 +242,7 @@ _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’·.-][^\W_]+)*|\d{{1,3}})"
 
 @cache
 def _organisation(rare_line_breaks: bool = False) -> re.Pattern[str]:
-    heads = by_first_letter([_flexible(h) for h in sorted(set(_HEADS), key=len, reverse=True)])
+    heads = by_first_letter([_flexible(h) for h in longest_first(_HEADS)])
     pattern = (
         rf"(?<![\w-])(?P<head>(?i:{heads}))"
         rf"(?P<name>(?:(?:{SP}+{_OF})*(?:{SP}+{_ELIDED}|{SP}+)"
