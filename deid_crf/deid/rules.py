@@ -67,6 +67,7 @@ from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, 
 from deid_crf.deid.recognizers.institutions import (
     HOSPITAL,
     areas_with_their_place,
+    find_health_areas,
     find_institutions,
     names_over_elisions,
     organisations,
@@ -159,6 +160,7 @@ __all__ = [
     "find_dates",
     "find_dni",
     "find_emails",
+    "find_health_areas",
     "find_institutions",
     "find_ips",
     "find_labelled_ids",
@@ -239,6 +241,9 @@ RECOGNIZERS: dict[str, Recognizer] = {
             "a number dictated in words after its label: historia número uno cuatro siete …",
         ),
         Recognizer("institution", (INSTITUTION,), find_institutions, "health services, national bodies, town councils"),
+        Recognizer(
+            "health_area", (INSTITUTION,), find_health_areas, "a header's health area or management, its places with it"
+        ),
         Recognizer("hospital_acronym", (HOSPITAL,), find_hospital_acronyms, "hospital acronyms alone: del HUCA"),
         Recognizer(
             "foreign_hospital", (HOSPITAL,), find_foreign_hospitals, "a hospital abroad: Ospedale …, … lasarett"

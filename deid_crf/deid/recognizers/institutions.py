@@ -74,9 +74,12 @@ _NAMES = longest_first(
 
 
 def _flexible(name: str) -> str:
-    """``name`` as a pattern: its words joined by any run of spaces or a hyphen, either apostrophe."""
+    """``name`` as a pattern: its words joined by any run of spaces or a hyphen (or an en
+    dash between two words, which headers print for one: ``SERVICIO DE SALUD DE
+    CASTILLA–LA MANCHA``; with spaces around it, it separates two names: ``Osakidetza –
+    Servicio Vasco de Salud``), either apostrophe."""
     words = [re.escape(w).replace("'", "['’]") for w in re.split(r"[\s-]+", name)]
-    return rf"(?:{SP}*-{SP}*|{SP}+)".join(words)
+    return rf"(?:{SP}*-{SP}*|–|{SP}+)".join(words)
 
 
 _TOWN = (
@@ -473,6 +476,37 @@ def _with_region(text: str, end: int) -> int:
         if _region_key(region[:stop]) in _regions():
             return m.start("region") + stop
     return end
+
+
+# A health area, management or department that a header names as one of its segments, its
+# place or places with it (``ÁREA DE GESTIÓN SANITARIA SUR DE GRANADA``, ``sergas · área
+# sanitaria de ourense, verín e o barco de valdeorras``, ``Xerencia de Xestión Integrada de
+# Lugo, Cervo e Monforte``, ``Conselleria de Sanitat — Departament de Salut de la Marina
+# Baixa``): one INSTITUCION span from its head to the segment's end, the line's or a
+# separator's (`` — ``, `` · ``, ``|``, a bracket, a wide gap), as the guide splits write
+# them (9 of 9, which the model cut at a place name or after it); MEDDOCAN has none. Only
+# a short segment without a stop, a colon or a semicolon: a header's, not a sentence.
+_HEALTH_AREA_HEAD = (
+    rf"(?:área|àrea|area){SP}+(?:de{SP}+gesti[óo]n{SP}+sanit[àa]ri[ao]|sanitari[ao]|sanitària|de{SP}+salu[dt]"
+    rf"|integrada|de{SP}+atenci[óo]n{SP}+(?:primaria|integrada))"
+    rf"|(?:gerencia|gerència|xerencia){SP}+(?:de|d['’])"
+    rf"|(?:departament|departamento){SP}+de{SP}+salu[dt]|distrito{SP}+sanitario|sector{SP}+sanitario"
+)
+_HEADER_SEPARATOR = rf"(?:{SP}+[—·|]|{SP}*[()]|[ ]{{3}}|\t)"
+_HEALTH_AREA = re.compile(
+    rf"(?:^|(?<=[—·|]){SP}*|(?<=^{SP}))(?P<area>(?i:{_HEALTH_AREA_HEAD})[^\n.:;·|—()]{{0,80}}?)(?={_HEADER_SEPARATOR}|{SP}*$)",
+    re.MULTILINE,
+)
+_HEALTH_AREA_WORD = re.compile(r"(?i:área|àrea|area|gerencia|gerència|xerencia|departament|distrito|sector)")
+
+
+def find_health_areas(text: str) -> Iterator[Match]:
+    """Health areas, managements and departments named as a header's segment (see above)."""
+    if not _HEALTH_AREA_WORD.search(text):
+        return
+    for m in _HEALTH_AREA.finditer(text):
+        if "  " not in m.group("area") and m.group("area")[-1:].isalpha():
+            yield m.start("area"), m.end("area"), INSTITUTION
 
 
 def find_institutions(text: str) -> Iterator[Match]:

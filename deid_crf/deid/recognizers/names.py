@@ -434,6 +434,9 @@ _STAFF_FIELD = _name_field(
 _PATIENT_FIELD = _name_field(
     rf"paciente|pacient|nombre|nom|nome|izena|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre"
     rf"|nome{SP}+e{SP}+apelidos|nom{SP}+i{SP}+cognoms|usuari[oa]"
+    # the surnames' own field (``Cognoms: LIN``, ``Apellidos ..... PETROSYAN``): a surname alone
+    # is what the model passes over (the guide splits, 3 of 3 such one-word fields missed)
+    rf"|apellidos|apelidos|cognoms|abizenak"
     # a mutua's or a prevention service's worker, an insurer's insured person, a deceased
     rf"|trabajador[a]?(?!{SP}+social)|treballador[a]?(?!{SP}+social)|asegurad[oa]|lesionad[oa]|fallecid[oa]"
 )

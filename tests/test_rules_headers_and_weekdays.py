@@ -1,0 +1,103 @@
+"""Rules for what the guide splits dev–dev14 still missed at the stop after 2baa309: a
+surname alone in its own field (``Cognoms: LIN``), a weekday after ``al``, ``un`` or
+``el mismo`` or on the next line, a header's health area or management with its places,
+and a region's name with an en dash inside a body's name (``CASTILLA–LA MANCHA``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_crf.deid.recognizers.dates import find_dates
+from deid_crf.deid.recognizers.institutions import find_health_areas, find_institutions
+from deid_crf.deid.recognizers.names import find_labelled_patients
+from deid_crf.deid.rules import rule_layer
+
+
+def found(finder, text: str) -> list[str]:
+    return [text[a:b] for a, b, *_ in finder(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "surname"),
+    [
+        ("Núm. petició: 5518820\nCognoms: WU                        Nom: LIHUA\nCIP: WULI", "WU"),
+        ("INFORME\n\nCognoms ................. GRIGORYAN\nNom ..................... ARMEN\n", "GRIGORYAN"),
+        ("Apellidos: Okonkwo\nNombre: Chidi\n", "Okonkwo"),
+        ("Apelidos: CASTRO\nNome: Uxía\n", "CASTRO"),
+    ],
+)
+def test_a_surname_alone_in_its_field_is_the_patients(text, surname):
+    assert surname in found(find_labelled_patients, text)
+    spans = rule_layer("default").apply(text, [])
+    assert any(text[s.start : s.end] == surname and s.type == "NOMBRE_SUJETO_ASISTENCIA" for s in spans)
+
+
+def test_a_surnames_label_in_running_text_names_nobody():
+    text = "Se le pidió los apellidos de la madre para el registro."
+    assert found(find_labelled_patients, text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("Prefiere que la cita sea un miércoles o un viernes, cuando libra su hija.", ["miércoles", "viernes"]),
+        ("La primera dosis hoy y la segunda el mismo jueves por la noche.", ["jueves"]),
+        ("Se le dan las recetas para no esperar al lunes.", ["lunes"]),
+        ("La hija cuenta que el\nsábado no la reconocía.", ["sábado"]),
+        ("Volverá el próximo martes a control.", ["martes"]),
+        # a weekday that recurs, and a weekday as a surname, stay words
+        ("Hemodiálisis los lunes, miércoles y viernes.", []),
+        ("Atendido por la Dra. Martes Llorente.", []),
+    ],
+)
+def test_a_weekday_after_al_un_or_el_mismo_is_a_date(text, days):
+    assert found(find_dates, text) == days
+
+
+@pytest.mark.parametrize(
+    ("text", "area"),
+    [
+        (
+            "SERVICIO ANDALUZ DE SALUD\nÁREA DE GESTIÓN SANITARIA NORTE DE HUELVA\nHOSPITAL",
+            "ÁREA DE GESTIÓN SANITARIA NORTE DE HUELVA",
+        ),
+        (
+            "sergas · área sanitaria de lugo, a mariña e monforte de lemos\nnota",
+            "área sanitaria de lugo, a mariña e monforte de lemos",
+        ),
+        (
+            "Servicio Canario de la Salud — Gerencia de Servicios Sanitarios de Fuerteventura\n",
+            "Gerencia de Servicios Sanitarios de Fuerteventura",
+        ),
+        (
+            "ib-salut · gerència d'atenció primària de menorca\ncentre de salut",
+            "gerència d'atenció primària de menorca",
+        ),
+        ("Conselleria de Sanitat — Departament de Salut de la Ribera (Alzira)\n", "Departament de Salut de la Ribera"),
+        (
+            "SERVIZO GALEGO DE SAÚDE\nXerencia de Xestión Integrada de Ferrol\n",
+            "Xerencia de Xestión Integrada de Ferrol",
+        ),
+    ],
+)
+def test_a_headers_health_area_is_one_span_with_its_places(text, area):
+    assert found(find_health_areas, text) == [area]
+    spans = rule_layer("default").apply(text, [])
+    assert any(text[s.start : s.end] == area and s.type == "INSTITUCION" for s in spans)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "El área sanitaria de Lugo cubre la comarca. Vive en Sarria.",  # a sentence, not a header
+        "Gerencia: Dr. Manuel Pardo\n",  # a field's label
+        "Área de Salud: Plasencia\n",
+    ],
+)
+def test_a_health_area_in_a_sentence_or_a_label_is_left_to_the_model(text):
+    assert found(find_health_areas, text) == []
+
+
+def test_an_en_dash_joins_a_regions_name_but_spaced_it_separates_two_bodies():
+    text = "SERVICIO DE SALUD DE CASTILLA–LA MANCHA (SESCAM)\nOsakidetza – Servicio Vasco de Salud\n"
+    assert found(find_institutions, text) == ["SERVICIO DE SALUD DE CASTILLA–LA MANCHA", "SESCAM", "Osakidetza"]
