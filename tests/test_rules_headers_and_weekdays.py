@@ -101,3 +101,65 @@ def test_a_health_area_in_a_sentence_or_a_label_is_left_to_the_model(text):
 def test_an_en_dash_joins_a_regions_name_but_spaced_it_separates_two_bodies():
     text = "SERVICIO DE SALUD DE CASTILLA–LA MANCHA (SESCAM)\nOsakidetza – Servicio Vasco de Salud\n"
     assert found(find_institutions, text) == ["SERVICIO DE SALUD DE CASTILLA–LA MANCHA", "SESCAM", "Osakidetza"]
+
+
+def _hospital(text: str, name: str):
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    start = text.index(name)
+    return [PHISpan(start, start + len(name), "HOSPITAL", 0.9, MODEL)]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        # named after a person or a place of its own, in running text: the town is its own span
+        (
+            "Operado en 2019 en el Hospital Marqués de Comillas de Santander, sin incidencias.",
+            "Hospital Marqués de Comillas de Santander",
+            [("Hospital Marqués de Comillas", "HOSPITAL"), ("Santander", "TERRITORIO")],
+        ),
+        (
+            "Seguimiento en la Clínica Dental Arenal de Ponferrada desde 2020.",
+            "Clínica Dental Arenal de Ponferrada",
+            [("Clínica Dental Arenal", "HOSPITAL"), ("Ponferrada", "TERRITORIO")],
+        ),
+        (
+            "Ingresó en el Hospital Universitario Infanta Sofía de Alcobendas por una neumonía.",
+            "Hospital Universitario Infanta Sofía de Alcobendas",
+            [("Hospital Universitario Infanta Sofía", "HOSPITAL"), ("Alcobendas", "TERRITORIO")],
+        ),
+        # a hospital named by its town, a saint's or a title's name with "de", a region: whole
+        (
+            "Ingresó en el Hospital Universitario de Getafe por una neumonía.",
+            "Hospital Universitario de Getafe",
+            [("Hospital Universitario de Getafe", "HOSPITAL")],
+        ),
+        (
+            "Ingresó en el Hospital Universitario San Juan de Alicante por una neumonía.",
+            "Hospital Universitario San Juan de Alicante",
+            [("Hospital Universitario San Juan de Alicante", "HOSPITAL")],
+        ),
+        (
+            "Ingresó en el Hospital Nuestra Señora de Candelaria por una neumonía.",
+            "Hospital Nuestra Señora de Candelaria",
+            [("Hospital Nuestra Señora de Candelaria", "HOSPITAL")],
+        ),
+        (
+            "Derivado a la Red de Salud Mental de Bizkaia.",
+            "Red de Salud Mental de Bizkaia",
+            [("Red de Salud Mental de Bizkaia", "HOSPITAL")],
+        ),
+        # an affiliation line, as MEDDOCAN writes it: left whole
+        (
+            "Servicio de Urología. Hospital Carlos Haya de Málaga.",
+            "Hospital Carlos Haya de Málaga",
+            [("Hospital Carlos Haya de Málaga", "HOSPITAL")],
+        ),
+    ],
+)
+def test_a_named_hospital_in_running_text_leaves_its_town_out(text, name, expected):
+    from deid_crf.deid.recognizers.institutions import hospitals_without_their_town
+
+    spans = hospitals_without_their_town(text, _hospital(text, name))
+    assert [(text[s.start : s.end], s.type) for s in spans] == expected

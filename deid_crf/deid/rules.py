@@ -69,6 +69,7 @@ from deid_crf.deid.recognizers.institutions import (
     areas_with_their_place,
     find_health_areas,
     find_institutions,
+    hospitals_without_their_town,
     names_over_elisions,
     organisations,
 )
@@ -497,6 +498,7 @@ class RuleLayer:
         if self.active:
             spans = labels_cut_from_ids(text, spans)
             spans = areas_with_their_place(text, names_over_elisions(text, organisations(text, spans)))
+            spans = hospitals_without_their_town(text, spans)
             spans = towns_after_countries(text, places_by_name(text, spans))
             spans = street_tails(text, towns_before_countries(text, spans))
             spans = joined_places(text, split_at_slashes(text, spans))
@@ -694,6 +696,7 @@ def prepare() -> None:
         institutions._health_centre,
         institutions._regions,
         institutions.listed_body_keys,
+        institutions.municipalities,
         places._countries,
         places._countries_by_first_word,
         places._country_acronyms,

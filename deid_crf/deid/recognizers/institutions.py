@@ -38,6 +38,7 @@ from functools import cache
 from deid_crf.deid.recognizers.common import (
     INSTITUTION,
     SP,
+    TERRITORY,
     Match,
     by_first_letter,
     finditer_at,
@@ -577,6 +578,62 @@ _AREA_PLACE_AFTER = re.compile(
     rf"(?:{SP}*[–-]{SP}*(?P<dashed>{_PLACE_NAME})|{SP}*\((?P<bracketed>{_PLACE_NAME})\)|{SP}+(?i:de|d['’]){SP}*(?P<of>{_PLACE_NAME}))"
     rf"(?![\w-])"
 )
+
+
+# A hospital named after a person, a saint or a place of its own and then its town after "de"
+# (``Hospital Álvaro Cunqueiro de Vigo``, ``Hospital Tres Mares de Reinosa``, ``Ospedale
+# Niguarda de Milán``): two spans, the hospital and the TERRITORIO, as the guide splits write
+# them (14 of 14). A hospital whose name is its town (``Hospital Universitario de Getafe``,
+# ``Complejo Hospitalario de Navarra``) stays whole, and so does a name whose "de" belongs to
+# it (``Hospital Nuestra Señora de Candelaria``, ``Príncipe de Asturias``, ``San Juan de
+# Alicante``).
+_HOSPITAL_THEN_TOWN = re.compile(
+    rf"(?P<name>.+[^\W\d_]){SP}+(?:de|del){SP}+(?P<town>[{UPPER}][^\W\d_]+(?:{SP}+(?:de{SP}+)?[{UPPER}][^\W\d_]+)?)"
+)
+_GENERIC_HOSPITAL_WORDS = frozenset(
+    normalize(w)
+    for w in """hospital hospitalario hospitalaria hospitalari hospitalari universitario universitaria
+    universitari universitària general clínico clínica clínic comarcal complejo complexo complex
+    asistencial sanitario sanitaria provincial regional central materno infantil maternoinfantil
+    centro médico medico consorcio insular militar alta resolución y i e de del la las los el
+    policlínica ciudad área area nacional fundación fundació universidad universitat consorci consorcio h""".split()
+)
+# (a saint's name may go on with "de": "San Juan de Dios", "San Juan de Alicante"; a title's
+# right before "de" is the name's: "Príncipe de Asturias", "Virgen de la Victoria")
+_SAINTS = frozenset(normalize(w) for w in "san santa sant santo são".split())
+_TITLES_BEFORE_OF = frozenset(normalize(w) for w in "virgen señora príncipe princesa infanta infante reina rey".split())
+# Running text, where the notes name where a patient was treated (``en el Hospital Tres Mares
+# de Reinosa``); a letterhead's or an author's affiliation line writes the hospital's name
+# with its town (MEDDOCAN: ``Hospital Carlos Haya de Málaga``), left whole.
+_PREPOSITION_BEFORE = re.compile(rf"(?<!\w)(?i:en|del|al|desde|por|hasta)(?:{SP}+(?i:el|la))?{SP}+\Z")
+
+
+@cache
+def municipalities() -> frozenset[str]:
+    """Normalised Spanish municipalities (the committed list; not provinces or regions,
+    which name a body's scope: ``Red de Salud Mental de Bizkaia``)."""
+    return listed_names(("municipalities.txt",), normalize)
+
+
+def hospitals_without_their_town(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each HOSPITAL span that ends in ``de`` and a listed town after a
+    hospital's own name (see above) cut before ``de``, the town a TERRITORIO span."""
+    out: list[PHISpan] = []
+    for span in spans:
+        m = _HOSPITAL_THEN_TOWN.fullmatch(text, span.start, span.end) if span.type == HOSPITAL else None
+        if m is not None and normalize(m.group("town")) in municipalities():
+            words = [normalize(w) for w in re.findall(r"[^\W\d_]+", m.group("name"))]
+            if (
+                any(w not in _GENERIC_HOSPITAL_WORDS for w in words)
+                and words[-1] not in _TITLES_BEFORE_OF
+                and not _SAINTS & set(words[-2:])
+                and _PREPOSITION_BEFORE.search(text, max(0, span.start - 12), span.start)
+            ):
+                out.append(replace(span, end=m.end("name"), source=RULE, text="", replacement=None))
+                out.append(PHISpan(m.start("town"), m.end("town"), TERRITORY, span.confidence, RULE))
+                continue
+        out.append(span)
+    return out
 
 
 def areas_with_their_place(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
