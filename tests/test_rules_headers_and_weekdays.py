@@ -163,3 +163,56 @@ def test_a_named_hospital_in_running_text_leaves_its_town_out(text, name, expect
 
     spans = hospitals_without_their_town(text, _hospital(text, name))
     assert [(text[s.start : s.end], s.type) for s in spans] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "jobs"),
+    [
+        (
+            "Natural de Tiflis (Georgia), soldador de estructuras en Talleres Orbe SL desde 2015.",
+            ["soldador de estructuras"],
+        ),
+        ("La madre, Ioana (pasaporte 05577321), limpiadora en Hospital Comarcal, acompaña.", ["limpiadora"]),
+        # not a job: a role in the ward, a clinician's word, lower-case places
+        ("Vive solo, paciente en seguimiento en Cardiología.", []),
+        ("Acompañado por su hija, enfermera en el Hospital de Cabueñes.", []),
+    ],
+)
+def test_a_listed_job_before_where_it_is_done_is_a_profession(text, jobs):
+    from deid_crf.deid.recognizers.work import find_professions
+
+    assert found(find_professions, text) == jobs
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Muestra sobrante cedida al Biobanc IDIVAL con consentimiento firmado.",
+        "Teixit cedit al Biobanc de l'IRBLleida amb el codi de donant.",
+    ],
+)
+def test_a_catalan_biobank_is_an_institution(text):
+    from deid_crf.deid.recognizers.institutions import find_organisations
+
+    names = found(find_organisations, text)
+    assert len(names) == 1 and names[0].startswith("Biobanc ")
+
+
+@pytest.mark.parametrize(
+    ("text", "estates"),
+    [
+        (
+            "Trabaja de carretillero en el polígono industrial Las Salinas desde 2010.",
+            ["polígono industrial Las Salinas"],
+        ),
+        ("Conservas Ría SL (polígono de Espíritu Santo), turno de noche.", ["polígono de Espíritu Santo"]),
+        ("Almacén en el polígono Campollano; vive en Albacete.", ["polígono Campollano"]),
+        # the brain's arterial circle, and a town's estate (the town is the place)
+        ("Angiorresonancia del polígono de Willis sin hallazgos.", []),
+        ("Trabaja en el polígono de Ciutadella, en turnos de ocho horas.", []),
+    ],
+)
+def test_an_industrial_estate_is_a_street(text, estates):
+    from deid_crf.deid.recognizers.streets import find_streets
+
+    assert found(find_streets, text) == estates

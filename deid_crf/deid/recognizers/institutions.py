@@ -223,6 +223,7 @@ _HEADS = (
     "Escuela Infantil",
     "Guardería",
     "Biobanco",
+    "Biobanc",
 )
 # Words between the head and the name's capitals: "of"-like ones, after which another
 # body's head is still part of this name ("… de l'Ajuntament de Terrassa"), and "and"

@@ -167,6 +167,17 @@ _JOB_BEFORE_RETIRED = re.compile(
 )
 
 
+# A listed job in apposition after a comma or a bracket and before where it is done, a
+# capitalised employer or town after "en" (``natural de Ereván (Armenia), conductor de camión
+# en Transportes …``, ``(pasaporte …), operario en Frigoríficos …``): the job, whatever the
+# span before the comma (the guide splits 2 of 2; the apposition to a person is
+# professions_in_apposition's).
+_JOB_AT_EMPLOYER = re.compile(
+    rf"(?:,|\)){SP}*(?P<head>{_WORD})(?P<rest>(?:{SP}+(?:de|del|de{SP}+la){SP}+{_WORD})?)"
+    rf"(?={SP}+en{SP}+(?:(?:el|la|los|las){SP}+)?[{UPPER}])"
+)
+
+
 _PARTICIPLE = re.compile(r"(?:ad|id)[oa]s?$")
 _PREPOSITION_AFTER = re.compile(rf"{SP}+(?:en|a|al|por|con|desde|hasta)(?!\w)")
 
@@ -213,6 +224,11 @@ def find_professions(text: str) -> Iterator[Match]:
         m
         for m in _JOB_BEFORE_RETIRED.finditer(text)
         if (head := m.group("head").lower()) in occupation_words() and head not in _CLINICIAN_WORDS
+    ]
+    listed += [
+        m
+        for m in _JOB_AT_EMPLOYER.finditer(text)
+        if (head := m.group("head")).islower() and head in occupation_words() and head not in _CLINICIAN_WORDS
     ]
     cued = finditer_at(_PROFESSION, text, _cue_starts(text))
     seen = set()  # a job after "trabaja como" is one after "como" too
