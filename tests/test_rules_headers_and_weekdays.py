@@ -216,3 +216,15 @@ def test_an_industrial_estate_is_a_street(text, estates):
     from deid_crf.deid.recognizers.streets import find_streets
 
     assert found(find_streets, text) == estates
+
+
+@pytest.mark.parametrize(
+    ("text", "relatives"),
+    [
+        ("Teléfono: 622 18 40 77 / sobrina +33 6 12 44 80 19", ["sobrina"]),
+        ("Contacto: hijo 611 20 30 40 / yerno 699 55 41 02", ["hijo", "yerno"]),
+    ],
+)
+def test_a_kinship_word_before_a_phone_number_is_a_relative(text, relatives):
+    spans = rule_layer("default").apply(text, [])
+    assert [text[s.start : s.end] for s in spans if s.type == "FAMILIARES_SUJETO_ASISTENCIA"] == relatives
