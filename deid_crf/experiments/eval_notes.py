@@ -53,6 +53,7 @@ SPLITS = (
     "dev12",
     "dev13",
     "dev14",
+    "dev15",
     "test",
 )
 
