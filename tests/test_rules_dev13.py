@@ -100,7 +100,8 @@ def test_a_new_line_in_capitals_ends_the_relative_s_sentence():
     [
         ("| DNI / NASS | 45318872-H / 52 10072231 48 |", "45318872", "45318872-H"),
         ("DNI 4.531.887-X del acompañante", "4.531.887", "4.531.887-X"),
-        ("lote 45318872-HB", "45318872", "45318872"),  # a code goes on: no DNI letter
+        # a code goes on: no DNI letter, but the whole code (ids_with_their_letters)
+        ("lote 45318872-HB", "45318872", "45318872-HB"),
         ("episodio 45318872-2", "45318872", "45318872"),
     ],
 )

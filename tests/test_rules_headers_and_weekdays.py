@@ -228,3 +228,65 @@ def test_an_industrial_estate_is_a_street(text, estates):
 def test_a_kinship_word_before_a_phone_number_is_a_relative(text, relatives):
     spans = rule_layer("default").apply(text, [])
     assert [text[s.start : s.end] for s in spans if s.type == "FAMILIARES_SUJETO_ASISTENCIA"] == relatives
+
+
+@pytest.mark.parametrize(
+    ("text", "parts", "expected"),
+    [
+        # an employee's number after a staff name in brackets, its letter cut off by the model
+        (
+            "Enf. Olatz Etxeberria (K-40219)\n",
+            [("Olatz Etxeberria", "NOMBRE_PERSONAL_SANITARIO"), ("40219", "TERRITORIO")],
+            [("Olatz Etxeberria", "NOMBRE_PERSONAL_SANITARIO"), ("K-40219", "ID_EMPLEO_PERSONAL_SANITARIO")],
+        ),
+        # a code cut in two at its letters, and a plate after "matrícula"
+        (
+            "Lista de espera: 2025/HUV/00912\n",
+            [("2025", "FECHAS"), ("00912", "TERRITORIO")],
+            [("2025/HUV/00912", "NUMERO_IDENTIF")],
+        ),
+        (
+            "su furgoneta (matrícula LE-20417-AB) en la finca",
+            [("20417", "TERRITORIO")],
+            [("LE-20417-AB", "IDENTIF_VEHICULOS_NRSERIE_PLACAS")],
+        ),
+        # a postcode with Spain's letter stays a postcode, whole
+        ("Hospital de Jaén E-23009 Jaén", [("23009", "TERRITORIO")], [("E-23009", "TERRITORIO")]),
+        # a date with a Roman month, an acronym and a record's prefix stay as they are
+        ("el 26-XI-2026 ingresa", [("2026", "FECHAS")], [("2026", "FECHAS")]),
+        ("serología COVID-19 negativa", [("19", "FECHAS")], [("19", "FECHAS")]),
+        ("NHC: HC-0045123    CIP: X", [("0045123", "ID_SUJETO_ASISTENCIA")], [("0045123", "ID_SUJETO_ASISTENCIA")]),
+    ],
+)
+def test_a_code_keeps_the_letters_the_model_cut_off(text, parts, expected):
+    from deid_crf.deid.recognizers.labelled_ids import ids_with_their_letters
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    spans = sorted(PHISpan(text.index(p), text.index(p) + len(p), kind, 0.9, MODEL) for p, kind in parts)
+    assert [(text[s.start : s.end], s.type) for s in ids_with_their_letters(text, spans)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "bodies"),
+    [
+        ("OSAKIDETZA · URIBE ESI / OSI URIBE\n", ["URIBE ESI", "OSI URIBE"]),
+        ("Osakidetza · ESI Araba-Arabako\n", ["ESI Araba-Arabako"]),
+        # without the Basque health service, "ESI" is a triage level
+        ("Triaje: nivel ESI 3. Pruebas ESI Score.", []),
+    ],
+)
+def test_a_basque_integrated_health_organisation_is_an_institution(text, bodies):
+    assert found(find_health_areas, text) == bodies
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("Revisión con resultados jue 26 o vie 27.", ["jue 26", "vie 27"]),
+        ("Endoscopia urgente ese mismo domingo.", ["domingo"]),
+        ("Le verán en consulta este jueves con analítica.", ["jueves"]),
+        ("dom 22 c/ Mayor", []),  # a home's label, not Sunday
+    ],
+)
+def test_a_weekday_abbreviated_with_its_day_or_after_este_is_a_date(text, days):
+    assert found(find_dates, text) == days

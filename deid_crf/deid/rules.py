@@ -79,6 +79,7 @@ from deid_crf.deid.recognizers.labelled_ids import (
     find_biometric_codes,
     find_collegiate,
     find_labelled_ids,
+    ids_with_their_letters,
     labels_cut_from_ids,
     staff_before_their_numbers,
     staff_numbers_after_names,
@@ -515,6 +516,7 @@ class RuleLayer:
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
             spans = dates_with_their_year(text, sexes_after_ages(text, ages_with_their_months(text, spans)))
+            spans = ids_with_their_letters(text, spans)
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not is_no_entity(text, s)]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)

@@ -115,7 +115,12 @@ _ROMAN = re.compile(
 )
 _ISO = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}((?:19|20)\d\d)([-/.])(\d{{1,2}})\2(\d{{1,2}})(?![\w]|[/.-]\d)")
 _NUMERIC = re.compile(rf"(?<![\w/.-]){_WEEKDAY_BEFORE}(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{4}}|\d{{2}})(?![\w]|[/.-]\d)")
-_WEEKDAY_DAY = re.compile(rf"(?<![\w])(?:{_WEEKDAY}),?{SP}+(\d{{1,2}})(?![\w]|[/.:,]\d)", re.IGNORECASE)
+# (a weekday's abbreviation too, but "mar", the sea, and "dom", a home's label: "revisión jue
+# 26 o vie 27", the guide splits 2 of 2)
+_DAY_ABBREVIATIONS = "|".join(a for a in WEEKDAY_ABBREVIATIONS if len(a) > 2 and a not in ("mar", "dom"))
+_WEEKDAY_DAY = re.compile(
+    rf"(?<![\w])(?:{_WEEKDAY}|(?:{_DAY_ABBREVIATIONS})\.?),?{SP}+(\d{{1,2}})(?![\w]|[/.:,]\d)", re.IGNORECASE
+)
 # A weekday's name or its abbreviation and a day/month without a year, anywhere (``Venres
 # 13/02 (Dra. …)``, ``Mércores 18/02: EVA 3``, a nursing table's ``| jue 12/02 |``): a date,
 # whatever follows.
@@ -123,12 +128,12 @@ _WEEKDAY_DAY_MONTH = re.compile(
     rf"(?<![\w])(?:{_WEEKDAY}|(?:{_WEEKDAY_ABBREVIATIONS})\.?),?{SP}+(\d{{1,2}})/(\d{{1,2}})(?![\w]|[/.,-]\d|{SP}*%)",
     re.IGNORECASE,
 )
-# (also after "al", "un", "el mismo"/"el próximo", and over a wrapped line: "que la cita sea un
+# (also after "al", "un", "ese"/"este", "el mismo"/"el próximo", and over a wrapped line: "que la cita sea un
 # martes o un jueves", "el mismo lunes", "no esperar al lunes", "refiere que el⏎viernes": the
 # notes annotate all 5 such days; MEDDOCAN train and dev hold no weekday so; "los lunes", a
 # weekday that recurs, stays a word)
 _WEEKDAY_ALONE = re.compile(
-    rf"(?:\b(?:el|del|al|un)(?:{SP}+(?:mismo|próximo|proximo|pasado))?(?:{SP}+|{SP}*\n{SP}*)|\()"
+    rf"(?:\b(?:el|del|al|un|ese|este)(?:{SP}+(?:mismo|próximo|proximo|pasado))?(?:{SP}+|{SP}*\n{SP}*)|\()"
     rf"(?P<date>{_WEEKDAY})(?!\w)",
     re.IGNORECASE,
 )

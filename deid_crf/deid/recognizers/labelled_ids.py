@@ -435,7 +435,7 @@ def find_collegiate(text: str) -> Iterator[Match]:
 # The identifier types whose spans the model sometimes opens on the label before the
 # value ("CIAS 1201010205A" as a record number).
 _ID_TYPES = frozenset(
-    (PATIENT_ID, INSURANCE_ID, CONTACT_ID, COLLEGIATE_ID, EMPLOYEE_ID, OTHER_ID, DEVICE_ID, BIOMETRIC_ID)
+    (PATIENT_ID, INSURANCE_ID, CONTACT_ID, COLLEGIATE_ID, EMPLOYEE_ID, OTHER_ID, DEVICE_ID, BIOMETRIC_ID, OTHER_SUBJECT)
 )
 
 
@@ -567,4 +567,94 @@ def staff_before_their_numbers(text: str, spans: Sequence[PHISpan]) -> list[PHIS
             and _STAFF_NUMBER_GAP.fullmatch(text, span.end, after.start)
         ):
             out[i] = replace(span, type=STAFF, source=RULE)
+    return out
+
+
+# A code of capitals and digits joined by hyphens or slashes that the model cut to its digits,
+# leaving its letters out (``Enf. Nerea … (L-38817)`` → ``38817``, ``FSE-10488``,
+# ``BU-35421-VE``, ``PD-27-55018-A``), or cut in two at them (``2026/BAR/01744`` → ``2026`` +
+# ``01744``): one span over the whole code, as the guide splits write all 11 such codes of
+# dev15. The code holds a letter that no Roman month has (``26-XI-2026`` is a date's) and
+# stands alone (no letter, digit, hyphen or slash around it), its letters in runs of at most
+# four (``COVID-19`` is no code). Its digits alone were taken for
+# a postcode, a date or a phone: the code keeps the type of an identifier span inside it, else
+# it is NUMERO_IDENTIF, or the employee number of the staff member named right before its
+# bracket, or a plate after ``matrícula``. MEDDOCAN train and dev hold no such code cut so.
+_CODE_CHARS = frozenset("ABCDEFGHIJKLMNÑOPQRSTUVWXYZ0123456789-/")
+_LETTERED_CODE = re.compile(r"[A-ZÑ0-9]+(?:[-/][A-ZÑ0-9]+)+")
+_DIGITS_ONLY = re.compile(r"\d(?:[\d/.-]*\d)?")
+_ROMAN_MONTH_LETTERS = frozenset("IVX")
+_SPANISH_POSTCODE = re.compile(r"(?:E|ES)-\d{5}")
+TERRITORY = "TERRITORIO"
+_RECORD_LABEL_BEFORE = re.compile(rf"(?<!\w)(?:{_RECORD_LABEL.pattern})[^\n\w]*\Z")
+# (a word of five capitals or more is an acronym's, not a code's prefix: ``COVID-19``)
+_LONG_LETTER_RUN = re.compile(r"[A-ZÑ]{5}")
+_ID_TYPES = frozenset(
+    (PATIENT_ID, INSURANCE_ID, CONTACT_ID, COLLEGIATE_ID, EMPLOYEE_ID, OTHER_ID, DEVICE_ID, BIOMETRIC_ID, OTHER_SUBJECT)
+) | {"IDENTIF_VEHICULOS_NRSERIE_PLACAS", "ID_TITULACION_PERSONAL_SANITARIO"}
+_STAFF_BEFORE_BRACKET = re.compile(rf"{SP}*\({SP}*\Z")
+# (after "matrícula", a vehicle's or a boat's plate: ``(matrícula BU-35421-VE)``)
+VEHICLE = "IDENTIF_VEHICULOS_NRSERIE_PLACAS"
+_PLATE_LABEL_BEFORE = re.compile(r"(?i:matr[íi]cula)(?![\w])[^\n.;]{0,20}\Z")
+
+
+def _code_around(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The code of capitals and digits (see above) that holds ``text[start:end]``, if it is longer."""
+    a, b = start, end
+    while a and text[a - 1] in _CODE_CHARS:
+        a -= 1
+    while b < len(text) and text[b] in _CODE_CHARS:
+        b += 1
+    while a < start and text[a] in "-/":
+        a += 1
+    while b > end and text[b - 1] in "-/":
+        b -= 1
+    if (
+        (a, b) == (start, end)
+        or (a and (text[a - 1].isalnum() or text[a - 1] in "."))
+        or not _LETTERED_CODE.fullmatch(text, a, b)
+    ):
+        return None
+    if b < len(text) and (text[b].isalnum() or (text[b] in "." and b + 1 < len(text) and text[b + 1].isalnum())):
+        return None
+    if _RECORD_PREFIX.match(text[a:b]) and _RECORD_LABEL_BEFORE.search(text, max(0, a - 24), a):
+        return None  # a record number's prefix, left out on purpose: "NHC: HC-0045123"
+    letters = {c for c in text[a:b] if c.isalpha()}
+    if not letters - _ROMAN_MONTH_LETTERS or _LONG_LETTER_RUN.search(text, a, b):
+        return None
+    return a, b
+
+
+def ids_with_their_letters(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) with each span of digits that a code's letters
+    were cut from widened to the code, the spans inside it merged (see above)."""
+    out: list[PHISpan] = []
+    i = 0
+    while i < len(spans):
+        span = spans[i]
+        # (a rule's span was cut so on purpose: ``NHC: HC-0045123`` keeps the record's number)
+        cut = span.source != RULE and _DIGITS_ONLY.fullmatch(text, span.start, span.end)
+        where = _code_around(text, span.start, span.end) if cut else None
+        if where is None:
+            out.append(span)
+            i += 1
+            continue
+        a, b = where
+        j = i
+        while j < len(spans) and spans[j].start < b:
+            j += 1
+        inside = spans[i:j]
+        if any(s.start < a or s.end > b for s in inside) or (out and out[-1].end > a):
+            out.append(span)
+            i += 1
+            continue
+        kind = next((s.type for s in inside if s.type in _ID_TYPES), OTHER_ID)
+        if _SPANISH_POSTCODE.fullmatch(text, a, b) and inside[0].type == TERRITORY:
+            kind = TERRITORY  # "E-23400 Úbeda": a postcode with Spain's letter (MEDDOCAN writes it whole)
+        if kind == OTHER_ID and out and out[-1].type == STAFF and _STAFF_BEFORE_BRACKET.fullmatch(text, out[-1].end, a):
+            kind = EMPLOYEE_ID
+        elif kind == OTHER_ID and _PLATE_LABEL_BEFORE.search(text, max(0, a - 30), a):
+            kind = VEHICLE
+        out.append(replace(span, start=a, end=b, type=kind, source=RULE, text="", replacement=None))
+        i = j
     return out
