@@ -136,9 +136,9 @@ def _hospital(text: str, name: str):
             [("Hospital Universitario de Getafe", "HOSPITAL")],
         ),
         (
-            "Ingresó en el Hospital Universitario San Juan de Alicante por una neumonía.",
-            "Hospital Universitario San Juan de Alicante",
-            [("Hospital Universitario San Juan de Alicante", "HOSPITAL")],
+            "Operado en el Hospital San Millán de Logroño en 2019.",
+            "Hospital San Millán de Logroño",
+            [("Hospital San Millán", "HOSPITAL"), ("Logroño", "TERRITORIO")],
         ),
         (
             "Ingresó en el Hospital Nuestra Señora de Candelaria por una neumonía.",
@@ -290,3 +290,16 @@ def test_a_basque_integrated_health_organisation_is_an_institution(text, bodies)
 )
 def test_a_weekday_abbreviated_with_its_day_or_after_este_is_a_date(text, days):
     assert found(find_dates, text) == days
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("== 2026/12/01, asteartea ==\n[T] ingresa", "2026/12/01, asteartea"),
+        ("== ostirala, 27-XI-2026 ==\n[M] tranquilo", "ostirala, 27-XI-2026"),
+        ("== abenduaren 3a, osteguna / jueves 3/12 ==\n", "abenduaren 3a, osteguna"),
+    ],
+)
+def test_a_basque_weekday_goes_with_its_date(text, date):
+    spans = rule_layer("default").apply(text, [])
+    assert date in [text[s.start : s.end] for s in spans if s.type == "FECHAS"]

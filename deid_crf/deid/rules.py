@@ -60,7 +60,7 @@ from deid_crf.deid.recognizers.common import (
     URL,
     Match,
 )
-from deid_crf.deid.recognizers.dates import dates_with_their_year, find_dates
+from deid_crf.deid.recognizers.dates import dates_with_their_basque_weekday, dates_with_their_year, find_dates
 from deid_crf.deid.recognizers.dictation import find_dictated_numbers
 from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
 from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
@@ -516,7 +516,7 @@ class RuleLayer:
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))
             spans = dates_with_their_year(text, sexes_after_ages(text, ages_with_their_months(text, spans)))
-            spans = ids_with_their_letters(text, spans)
+            spans = ids_with_their_letters(text, dates_with_their_basque_weekday(text, spans))
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not is_no_entity(text, s)]
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)

@@ -181,12 +181,23 @@ _BASQUE_MONTHS = (
     "urtarrilaren otsailaren martxoaren apirilaren maiatzaren ekainaren uztailaren abuztuaren irailaren urriaren"
     " azaroaren abenduaren"
 ).split()
+_BASQUE_WEEKDAY = r"(?i:astelehena|asteartea|asteazkena|osteguna|ostirala|larunbata|igandea)"
 _BASQUE = re.compile(
     rf"(?<![\w/.-])(?:19|20)\d\d(?:e?ko)?{SP}+(?i:{'|'.join(_BASQUE_MONTHS)}){SP}+(?P<day>\d{{1,2}})"
     rf"(?:ean|etik|era|an|ko|a|e)?(?!\w)"
     # and its weekday after it ("2025eko apirilaren 8an, asteartea")
-    rf"(?:,{SP}*(?i:astelehena|asteartea|asteazkena|osteguna|ostirala|larunbata|igandea)(?!\w))?"
+    rf"(?:,{SP}*{_BASQUE_WEEKDAY}(?!\w))?"
 )
+# A Basque day and month without a year, maybe with its weekday (a nursing log's ``azaroaren
+# 25a, asteazkena``): the guide splits' dev15 1 of 1; MEDDOCAN has no Basque date.
+_BASQUE_DAY_MONTH = re.compile(
+    rf"(?<![\w/.-])(?i:{'|'.join(_BASQUE_MONTHS)}){SP}+(?P<day>\d{{1,2}})"
+    rf"(?:ean|etik|era|an|ko|a|e)?(?!\w|[/.:,]\d)(?:,{SP}*{_BASQUE_WEEKDAY}(?!\w))?"
+)
+# A Basque weekday written after a date or before it (``2026/11/24, asteartea``, ``osteguna,
+# 26-XI-2026``): part of the date, as the guide splits' dev15 writes both.
+_BASQUE_WEEKDAY_AFTER = re.compile(rf",{SP}*{_BASQUE_WEEKDAY}(?!\w)")
+_BASQUE_WEEKDAY_BEFORE = re.compile(rf"(?<!\w){_BASQUE_WEEKDAY},{SP}*\Z")
 # Dates in words, as dictated notes and formal letters write them (P6.1): ``veintiocho de
 # enero de dos mil veinticinco``, ``a veinte de febrero``, ``jueves dieciséis``, and a
 # year in words after a preposition (``diagnosticada en dos mil diecisiete``).
@@ -450,6 +461,10 @@ def _basque(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_BASQUE, text, found):
         if 1 <= int(m.group("day")) <= 31:
             yield m.start(), m.end()
+    if "aren" in text:  # every Basque month's genitive ends so (few texts hold one)
+        for m in _BASQUE_DAY_MONTH.finditer(text):
+            if 1 <= int(m.group("day")) <= 31:
+                yield m.start(), m.end()
 
 
 def _entry_weekdays(text: str, found: Anchors) -> Iterator[Span]:
@@ -608,6 +623,28 @@ _YEAR_ALONE = re.compile(
 # The first span must name a date by itself: a capitalised name (a feast) or a month, a
 # season or a feast in lower case (not the model's "estudio" or "cierre" before "de 2024").
 _NAMED_DATE_WORDS = frozenset(w.lower() for w in (*MONTHS, *SEASONS, *HOLIDAYS))
+
+
+def dates_with_their_basque_weekday(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` with each date span widened over a Basque weekday written right after it
+    or right before it (see :data:`_BASQUE_WEEKDAY_AFTER`)."""
+    lowered = text.lower()
+    if not any(w in lowered for w in ("aste", "ostegun", "ostiral", "larunbat", "igande")):
+        return list(spans)
+    out = list(spans)
+    for i, span in enumerate(out):
+        if span.type != DATE:
+            continue
+        start, end = span.start, span.end
+        following = out[i + 1].start if i + 1 < len(out) else len(text)
+        if (after := _BASQUE_WEEKDAY_AFTER.match(text, end)) and after.end() <= following:
+            end = after.end()
+        previous = out[i - 1].end if i else 0
+        if (before := _BASQUE_WEEKDAY_BEFORE.search(text, max(previous, start - 16), start)) is not None:
+            start = before.start()
+        if (start, end) != (span.start, span.end):
+            out[i] = replace(span, start=start, end=end, source=RULE, text="", replacement=None)
+    return out
 
 
 def dates_with_their_year(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:

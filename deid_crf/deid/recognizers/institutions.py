@@ -601,8 +601,8 @@ _AREA_PLACE_AFTER = re.compile(
 # Niguarda de Milán``): two spans, the hospital and the TERRITORIO, as the guide splits write
 # them (14 of 14). A hospital whose name is its town (``Hospital Universitario de Getafe``,
 # ``Complejo Hospitalario de Navarra``) stays whole, and so does a name whose "de" belongs to
-# it (``Hospital Nuestra Señora de Candelaria``, ``Príncipe de Asturias``, ``San Juan de
-# Alicante``).
+# it (``Hospital Nuestra Señora de Candelaria``, ``Príncipe de Asturias``); a saint's does
+# not (``en el Hospital San Jorge de Huesca``, the guide splits' dev15).
 _HOSPITAL_THEN_TOWN = re.compile(
     rf"(?P<name>.+[^\W\d_]){SP}+(?:de|del){SP}+(?P<town>[{UPPER}][^\W\d_]+(?:{SP}+(?:de{SP}+)?[{UPPER}][^\W\d_]+)?)"
 )
@@ -614,9 +614,7 @@ _GENERIC_HOSPITAL_WORDS = frozenset(
     centro médico medico consorcio insular militar alta resolución y i e de del la las los el
     policlínica ciudad área area nacional fundación fundació universidad universitat consorci consorcio h""".split()
 )
-# (a saint's name may go on with "de": "San Juan de Dios", "San Juan de Alicante"; a title's
-# right before "de" is the name's: "Príncipe de Asturias", "Virgen de la Victoria")
-_SAINTS = frozenset(normalize(w) for w in "san santa sant santo são".split())
+# (a title's name goes on with "de": "Príncipe de Asturias", "Virgen de la Victoria")
 _TITLES_BEFORE_OF = frozenset(normalize(w) for w in "virgen señora príncipe princesa infanta infante reina rey".split())
 # Running text, where the notes name where a patient was treated (``en el Hospital Tres Mares
 # de Reinosa``); a letterhead's or an author's affiliation line writes the hospital's name
@@ -643,7 +641,6 @@ def hospitals_without_their_town(text: str, spans: Sequence[PHISpan]) -> list[PH
             if (
                 any(w not in _GENERIC_HOSPITAL_WORDS for w in words)
                 and words[-1] not in _TITLES_BEFORE_OF
-                and not _SAINTS & set(words[-2:])
                 and _PREPOSITION_BEFORE.search(text, max(0, span.start - 12), span.start)
             ):
                 out.append(replace(span, end=m.end("name"), source=RULE, text="", replacement=None))
