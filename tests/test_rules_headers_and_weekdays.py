@@ -303,3 +303,30 @@ def test_a_weekday_abbreviated_with_its_day_or_after_este_is_a_date(text, days):
 def test_a_basque_weekday_goes_with_its_date(text, date):
     spans = rule_layer("default").apply(text, [])
     assert date in [text[s.start : s.end] for s in spans if s.type == "FECHAS"]
+
+
+def test_a_code_part_with_letters_takes_the_rest_of_its_code():
+    from deid_crf.deid.recognizers.labelled_ids import ids_with_their_letters
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    text = "(n.º notificación EDO-AR-26-00417). Informada la esposa."
+    start = text.index("AR-26-00417")
+    spans = [PHISpan(start, start + len("AR-26-00417"), "NUMERO_IDENTIF", 0.9, MODEL)]
+    assert [text[s.start : s.end] for s in ids_with_their_letters(text, spans)] == ["EDO-AR-26-00417"]
+
+
+@pytest.mark.parametrize(
+    ("text", "bodies"),
+    [
+        ("Teleasistencia de Cruz Roja Alcañiz (terminal n.º 77).", ["Cruz Roja Alcañiz"]),
+        ("Ayuda de Cáritas Lucena para la compra.", ["Cáritas Lucena"]),
+        ("Voluntaria de Cruz Roja Española desde 2010.", ["Cruz Roja Española"]),
+    ],
+)
+def test_a_charitys_local_branch_takes_its_town(text, bodies):
+    assert found(find_institutions, text) == bodies
+
+
+def test_a_health_area_numbered_in_roman_after_a_spaced_hyphen():
+    text = "Servicio Murciano de Salud - Área III Lorca\nHospital Rafael Méndez\n"
+    assert found(find_health_areas, text) == ["Área III Lorca"]

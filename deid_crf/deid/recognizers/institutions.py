@@ -467,6 +467,22 @@ def _region_key(name: str) -> str:
     return re.sub(r"\s*-\s*", "-", normalize(name))
 
 
+# A charity's local branch named by its town right after it, without "de" (``Teleasistencia de
+# Cruz Roja Aranda``, ``Cruz Roja Lorca``): one span, as the guide splits write 2 of 2 (with
+# "de" the branch is _BRANCH's).
+_CHARITIES = frozenset(("Cruz Roja", "Creu Roja", "Cruz Vermella", "Cáritas", "Càritas"))
+_TOWN_AFTER = re.compile(rf"{SP}+(?P<town>[{UPPER}][^\W\d_]+)(?![\w-])")
+
+
+def _with_local_branch(text: str, name: str, end: int) -> int:
+    """``end`` moved past a listed town (or the first word of one) right after a charity's name."""
+    if name not in _CHARITIES or not (m := _TOWN_AFTER.match(text, end)):
+        return end
+    from deid_crf.deid.recognizers.places import _key, _towns_by_first_word
+
+    return m.end() if _key(m.group("town")) in _towns_by_first_word() else end
+
+
 def _with_region(text: str, end: int) -> int:
     """``end`` moved past the longest region's name (up to three capitalised words)
     right after it, if there is one."""
@@ -484,19 +500,20 @@ def _with_region(text: str, end: int) -> int:
 # place or places with it (``ÁREA DE GESTIÓN SANITARIA SUR DE GRANADA``, ``sergas · área
 # sanitaria de ourense, verín e o barco de valdeorras``, ``Xerencia de Xestión Integrada de
 # Lugo, Cervo e Monforte``, ``Conselleria de Sanitat — Departament de Salut de la Marina
-# Baixa``): one INSTITUCION span from its head to the segment's end, the line's or a
-# separator's (`` — ``, `` · ``, ``|``, a bracket, a wide gap), as the guide splits write
+# Baixa``, ``Servicio Murciano de Salud - Área IV Noroeste``): one INSTITUCION span from its
+# head to the segment's end, the line's or a separator's (`` — ``, `` · ``, ``|``, a bracket,
+# a wide gap; one before it may be `` - `` too), as the guide splits write
 # them (9 of 9, which the model cut at a place name or after it); MEDDOCAN has none. Only
 # a short segment without a stop, a colon or a semicolon: a header's, not a sentence.
 _HEALTH_AREA_HEAD = (
-    rf"(?:área|àrea|area){SP}+(?:de{SP}+gesti[óo]n{SP}+sanit[àa]ri[ao]|sanitari[ao]|sanitària|de{SP}+salu[dt]"
+    rf"(?:área|àrea|area){SP}+(?:(?-i:[IVX]+)(?!\w)|de{SP}+gesti[óo]n{SP}+sanit[àa]ri[ao]|sanitari[ao]|sanitària|de{SP}+salu[dt]"
     rf"|integrada|de{SP}+atenci[óo]n{SP}+(?:primaria|integrada))"
     rf"|(?:gerencia|gerència|xerencia){SP}+(?:de|d['’])"
     rf"|(?:departament|departamento){SP}+de{SP}+salu[dt]|distrito{SP}+sanitario|sector{SP}+sanitario"
 )
 _HEADER_SEPARATOR = rf"(?:{SP}+[—·|]|{SP}*[()]|[ ]{{3}}|\t)"
 _HEALTH_AREA = re.compile(
-    rf"(?:^|(?<=[—·|]){SP}*|(?<=^{SP}))(?P<area>(?i:{_HEALTH_AREA_HEAD})[^\n.:;·|—()]{{0,80}}?)(?={_HEADER_SEPARATOR}|{SP}*$)",
+    rf"(?:^|(?<=[—·|]){SP}*|(?<=^{SP})|(?<={SP}-{SP}))(?P<area>(?i:{_HEALTH_AREA_HEAD})[^\n.:;·|—()]{{0,80}}?)(?={_HEADER_SEPARATOR}|{SP}*$)",
     re.MULTILINE,
 )
 _HEALTH_AREA_WORD = re.compile(r"(?i:área|àrea|area|gerencia|gerència|xerencia|departament|distrito|sector)")
@@ -540,7 +557,7 @@ def find_institutions(text: str) -> Iterator[Match]:
             continue
         if _HOSPITAL_HEAD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
             continue
-        yield m.start(), _with_region(text, m.end()), INSTITUTION
+        yield m.start(), _with_local_branch(text, m.group(), _with_region(text, m.end())), INSTITUTION
     if any(word in text for word in _COUNCIL_WORDS):
         for m in _COUNCIL.finditer(text):
             yield m.start(), m.end(), INSTITUTION

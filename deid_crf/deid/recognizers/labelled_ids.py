@@ -582,7 +582,9 @@ def staff_before_their_numbers(text: str, spans: Sequence[PHISpan]) -> list[PHIS
 # bracket, or a plate after ``matrícula``. MEDDOCAN train and dev hold no such code cut so.
 _CODE_CHARS = frozenset("ABCDEFGHIJKLMNÑOPQRSTUVWXYZ0123456789-/")
 _LETTERED_CODE = re.compile(r"[A-ZÑ0-9]+(?:[-/][A-ZÑ0-9]+)+")
-_DIGITS_ONLY = re.compile(r"\d(?:[\d/.-]*\d)?")
+# (the model's span: digits, or a part of the code with its own letters, "MU-26-00519" of
+# "EDO-MU-26-00519")
+_CODE_PART = re.compile(r"\d(?:[\d/.-]*\d)?|(?=[A-ZÑ0-9/-]*\d)[A-ZÑ0-9]+(?:[-/][A-ZÑ0-9]+)+")
 _ROMAN_MONTH_LETTERS = frozenset("IVX")
 _SPANISH_POSTCODE = re.compile(r"(?:E|ES)-\d{5}")
 TERRITORY = "TERRITORIO"
@@ -626,14 +628,15 @@ def _code_around(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def ids_with_their_letters(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
-    """``spans`` (sorted, not overlapping) with each span of digits that a code's letters
-    were cut from widened to the code, the spans inside it merged (see above)."""
+    """``spans`` (sorted, not overlapping) with each span of digits (or part of a code) that
+    a code's letters were cut from widened to the code, the spans inside it merged (see
+    above)."""
     out: list[PHISpan] = []
     i = 0
     while i < len(spans):
         span = spans[i]
         # (a rule's span was cut so on purpose: ``NHC: HC-0045123`` keeps the record's number)
-        cut = span.source != RULE and _DIGITS_ONLY.fullmatch(text, span.start, span.end)
+        cut = span.source != RULE and _CODE_PART.fullmatch(text, span.start, span.end)
         where = _code_around(text, span.start, span.end) if cut else None
         if where is None:
             out.append(span)
