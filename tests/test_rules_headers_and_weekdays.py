@@ -330,3 +330,22 @@ def test_a_charitys_local_branch_takes_its_town(text, bodies):
 def test_a_health_area_numbered_in_roman_after_a_spaced_hyphen():
     text = "Servicio Murciano de Salud - Área III Lorca\nHospital Rafael Méndez\n"
     assert found(find_health_areas, text) == ["Área III Lorca"]
+
+
+@pytest.mark.parametrize(
+    ("text", "jobs"),
+    [
+        ("Llegó a Irún en 1970 a trabajar de\n    fresador en Talleres Bidasoa.", ["fresador"]),
+        ("en Laredo desde 2012,\nlimpiadora de oficinas en Limpiezas Lolín SA.", ["limpiadora de oficinas"]),
+        ("Social: fue panadera en la Panadería Goñi hasta 2015.", ["panadera"]),
+        ("Después repartidor en Transportes Ebro hasta la jubilación.", ["repartidor"]),
+        # not jobs: an adjective, a comparative, a participle
+        ("La PCR fue positiva en Microbiología.", []),
+        ("La lesión fue mayor en la RM de control.", []),
+        ("Fue valorada en Urgencias del Hospital.", []),
+    ],
+)
+def test_a_job_on_a_wrapped_line_or_before_its_workplace(text, jobs):
+    from deid_crf.deid.recognizers.work import find_professions
+
+    assert found(find_professions, text) == jobs

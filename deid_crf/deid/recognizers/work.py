@@ -40,6 +40,7 @@ from deid_crf.deid.recognizers.common import (
     Match,
     by_first_letter,
     finditer_at,
+    is_lower_case_note,
     letter_first,
     line_before,
     starts_before,
@@ -61,7 +62,8 @@ _WORKED_FOR = (
 _CUE = (
     r"(?:(?<!\w)(?:trabaja(?:ba|ndo)?|trabajó|trabajado|trabajar|ejerce|ejercía|ejerció"
     r"|treballa|treballava|treballà|treballar|traballa|traballaba|traballou)"
-    rf"{_WORKED_FOR}{SP}+(?:como|de|com{SP}+a){SP}+"
+    # (the job may open the next line of a wrapped note: "a trabajar de⏎    tornero en Orbea")
+    rf"{_WORKED_FOR}{SP}+(?:como|de|com{SP}+a)(?:{SP}+|{SP}*\n{SP}*)"
     rf"|(?<!\w)(?:de{SP}+)?profesión(?:{SP}+(?:declarada|habitual|actual))?{SP}*[:,]?{SP}*"
     rf"|(?<!\w)(?:ocupación|oficio){SP}*:{SP}*"
     rf"|(?<!\w)(?:su|un){SP}+(?:trabajo|empleo|puesto){SP}+como{SP}+"
@@ -173,8 +175,27 @@ _JOB_BEFORE_RETIRED = re.compile(
 # span before the comma (the guide splits 2 of 2; the apposition to a person is
 # professions_in_apposition's).
 _JOB_AT_EMPLOYER = re.compile(
-    rf"(?:,|\)){SP}*(?P<head>{_WORD})(?P<rest>(?:{SP}+(?:de|del|de{SP}+la){SP}+{_WORD})?)"
+    rf"(?:,|\))(?:{SP}*|{SP}*\n{SP}*)(?P<head>{_WORD})(?P<rest>(?:{SP}+(?:de|del|de{SP}+la){SP}+{_WORD})?)"
     rf"(?={SP}+en{SP}+(?:(?:el|la|los|las){SP}+)?[{UPPER}])"
+)
+
+
+# A job the lists lack, after "fue", "era", "luego" or "después" and before where it was done
+# (``fue quesera en la Quesería del Valle de Ansó``, ``luego conserje en el ajuntament de …``,
+# Galician ``foi``): a word with a job's ending (-ero/-era, -eiro/-eira, -or/-ora, -ista,
+# -ante, -ario/-aria, Catalan -er) and a capital after ``en`` (any word in a note in lower case);
+# not a participle nor a comparative, an ordinal or an adjective of those endings.
+_JOB_ENDING = re.compile(r"(?:er[oa]|eir[oa]|or|ora|ista|ante|ari[oa]|er)$")
+_NOT_JOBS = frozenset(
+    """primero primera tercero tercera postrero postrera entero entera mayor menor anterior posterior
+    superior inferior exterior interior mejor peor importante abundante constante relevante necesario
+    necesaria contrario contraria primario primaria secundario secundaria diario diaria ordinario ordinaria
+    extraordinario extraordinaria habitual portador portadora anterior ulterior mayor igual similar
+    diferente mismo misma ayer hacer tener poner ser ver estar haber""".split()
+)
+_JOB_BEFORE_WORKPLACE = re.compile(
+    rf"(?<!\w)(?i:fue|foi|era|luego|después|despois){SP}+(?P<head>[a-zñáéíóúàèòçü]{{4,}})(?P<rest>)"
+    rf"(?={SP}+(?:en|a){SP}+(?:(?:el|la|los|las){SP}+|l['’])?[^\W\d_])"
 )
 
 
@@ -225,6 +246,7 @@ def find_professions(text: str) -> Iterator[Match]:
         for m in _JOB_BEFORE_RETIRED.finditer(text)
         if (head := m.group("head").lower()) in occupation_words() and head not in _CLINICIAN_WORDS
     ]
+    listed += [m for m in _JOB_BEFORE_WORKPLACE.finditer(text) if _is_unlisted_job(text, m)]
     listed += [
         m
         for m in _JOB_AT_EMPLOYER.finditer(text)
@@ -240,6 +262,18 @@ def find_professions(text: str) -> Iterator[Match]:
         if where not in seen:
             seen.add(where)
             yield *where, PROFESSION
+
+
+def _is_unlisted_job(text: str, m: re.Match[str]) -> bool:
+    """The word of :data:`_JOB_BEFORE_WORKPLACE` is a job (see there)."""
+    head = m.group("head")
+    if head in _NOT_JOBS or head in _STOP or _PARTICIPLE.search(head) or not _JOB_ENDING.search(head):
+        return False
+    if head in occupation_words() and head in _CLINICIAN_WORDS:
+        return False
+    following = text[m.end() :].lstrip(" \t")
+    next_word = re.match(r"(?:en|a)\s+(?:(?:el|la|los|las)\s+|l['’])?([^\W\d_])", following)
+    return next_word is not None and (next_word.group(1).isupper() or is_lower_case_note(text))
 
 
 def _profession_end(m: re.Match[str]) -> int:
