@@ -349,3 +349,9 @@ def test_a_job_on_a_wrapped_line_or_before_its_workplace(text, jobs):
     from deid_crf.deid.recognizers.work import find_professions
 
     assert found(find_professions, text) == jobs
+
+
+def test_a_relatives_name_at_the_next_line_of_a_wrapped_note():
+    text = "Viene los fines de semana. Su cuñada,\n  Radostina Ivanova, natural de Varna, ayuda en casa."
+    spans = rule_layer("default").apply(text, [])
+    assert ("Radostina Ivanova", "FAMILIARES_SUJETO_ASISTENCIA") in [(text[s.start : s.end], s.type) for s in spans]

@@ -648,7 +648,8 @@ def _is_kin_only(text: str, span: PHISpan) -> bool:
 
 
 # A relative's name the model missed after the kinship phrase (lower case) or a
-# partner: after a comma (``el nieto mayor, Íker,``), in brackets (``la sobrina
+# partner: after a comma, also at the next line's start of a wrapped note (``el nieto mayor,
+# Íker,``, ``Su nuera,⏎  Desislava Petrova``), in brackets (``la sobrina
 # (Loli)``) or a space (``su fillo Anxo``, joined to the phrase by
 # :func:`_with_their_names`); and in a contact list, a capitalised kinship label, a colon
 # and the name on a line with a phone number (``2. Hijo: Chema — 696 …``; a family
@@ -661,7 +662,8 @@ _PERSON = rf"{_PERSON_WORD}(?:{SP}+(?:(?:de|del|da|do|dos|das){SP}+)?{_PERSON_WO
 _PERSON_END = rf"(?={SP}*(?:[,.;:()—–]|$)|{SP}+(?:y|e|i|que|con|de|del|en|vive|trabaja)\b)"
 _TITLE_BEFORE = rf"(?:(?:D\.|Dña\.|Dª|Sr\.|Sra\.|Don|Doña){SP}*)?"
 _AFTER_KIN = re.compile(
-    rf"(?P<comma>{SP}*,{SP}*{_TITLE_BEFORE}|{SP}*\({SP}*|{SP})(?P<name>{_PERSON}){_PERSON_END}", re.MULTILINE
+    rf"(?P<comma>{SP}*,(?:{SP}*|{SP}*\n{SP}*){_TITLE_BEFORE}|{SP}*\({SP}*|{SP})(?P<name>{_PERSON}){_PERSON_END}",
+    re.MULTILINE,
 )
 _CONTACT_LABEL = re.compile(rf"{_KIN_LABEL}(?P<name>{_PERSON}){_PERSON_END}(?=[^\n]*\d[\d .-]{{7,}}\d)", re.MULTILINE)
 _NOT_A_PERSON = frozenset(normalize(w) for w in (*INSTITUTION_WORDS, *SPECIALTY_WORDS, *MONTHS, *WEEKDAYS)) | {
