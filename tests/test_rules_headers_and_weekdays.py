@@ -355,3 +355,24 @@ def test_a_relatives_name_at_the_next_line_of_a_wrapped_note():
     text = "Viene los fines de semana. Su cuñada,\n  Radostina Ivanova, natural de Varna, ayuda en casa."
     spans = rule_layer("default").apply(text, [])
     assert ("Radostina Ivanova", "FAMILIARES_SUJETO_ASISTENCIA") in [(text[s.start : s.end], s.type) for s in spans]
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "expected"),
+    [
+        ("c/ Nueva, 3 - 31600 Burlada/Burlata\nMadre:", "Burlada", ["Burlada", "Burlata"]),
+        ("natural de Codazzi (Cesar), procedente de", "Codazzi", ["Codazzi", "Cesar"]),
+        ("33930 Felguera (Llangréu / Langreo)\nTfno", "Felguera", ["Felguera", "Llangréu", "Langreo"]),
+        # a country is the country rules', an acronym or a service in brackets no place
+        ("vive en Mérida (España) desde", "Mérida", ["Mérida"]),
+        ("Hospital Militar de Santiago (HMS) por", "Santiago", ["Santiago"]),
+        ("Buenos Aires (Laboratorio de Referencia Nacional) donde", "Buenos Aires", ["Buenos Aires"]),
+    ],
+)
+def test_a_places_other_name_after_a_slash_or_in_brackets(text, place, expected):
+    from deid_crf.deid.recognizers.places import other_names_of_places
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    start = text.index(place)
+    spans = other_names_of_places(text, [PHISpan(start, start + len(place), "TERRITORIO", 0.9, MODEL)])
+    assert [text[s.start : s.end] for s in spans if s.type == "TERRITORIO"] == expected

@@ -118,6 +118,7 @@ from deid_crf.deid.recognizers.places import (
     find_home_places,
     find_neighbourhoods,
     joined_places,
+    other_names_of_places,
     places_by_name,
     split_at_slashes,
     towns_after_countries,
@@ -502,7 +503,7 @@ class RuleLayer:
             spans = hospitals_without_their_town(text, spans)
             spans = towns_after_countries(text, places_by_name(text, spans))
             spans = street_tails(text, towns_before_countries(text, spans))
-            spans = joined_places(text, split_at_slashes(text, spans))
+            spans = other_names_of_places(text, joined_places(text, split_at_slashes(text, spans)))
             spans = newborns_mothers(text, hyphenated_names(text, without_titles(text, spans)))
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
             spans = entry_signatures(text, titled_staff(text, spans))

@@ -628,6 +628,43 @@ def joined_places(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     return out
 
 
+# A place's other name right after it, after a slash or in brackets, one name or two around a
+# slash (``Villava/Atarrabia``, ``Sama (Llangréu / Langreo)``, ``San Vitero (Aliste)``: the
+# town's name in the other language, or its district): TERRITORIO, as the guide splits write
+# 3 of 3; MEDDOCAN writes a province so (``Mérida (Badajoz)``), which its model finds. A
+# country there is the country rules' (PAIS); a span there already is left as it is.
+_OTHER_NAME = rf"[{UPPER}][^\W\d_]+(?:-[{UPPER}]?[^\W\d_]+)?(?:{SP}+(?:(?:de|del){SP}+)?[{UPPER}][^\W\d_]+){{0,2}}"
+_NAMES_AFTER_PLACE = re.compile(
+    rf"(?:{SP}?/{SP}?(?P<slashed>{_OTHER_NAME})"
+    rf"|{SP}*\({SP}*(?P<first>{_OTHER_NAME})(?:{SP}*/{SP}*(?P<second>{_OTHER_NAME}))?{SP}*\))(?![\w-])"
+)
+
+
+_NOT_OTHER_NAME = _NOT_PLACE
+
+
+def other_names_of_places(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) with a TERRITORIO span added for each other name
+    of a place right after its TERRITORIO span (see above)."""
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for span in spans:
+        if span.type != TERRITORY or not (m := _NAMES_AFTER_PLACE.match(text, span.end)):
+            continue
+        for group in ("slashed", "first", "second"):
+            if m.group(group) is None:
+                continue
+            start, end = m.span(group)
+            name = m.group(group)
+            if name.isupper() and not text[span.start : span.end].isupper():
+                continue  # an acronym in brackets: "Hospital Militar de Santiago (HMS)"
+            words = {normalize(w) for w in name.split()}
+            if words & _NOT_OTHER_NAME or normalize(name) in _countries() or coverage.overlaps(start, end):
+                continue  # (a body's or a service's word: "Buenos Aires (Laboratorio de Referencia …)")
+            added.append(PHISpan(start, end, TERRITORY, 1.0, RULE))
+    return sorted([*spans, *added]) if added else list(spans)
+
+
 # A foreign home address after its label, on one line: the street (its name and house
 # number in either order), the postcode in its country's format and the town, then the
 # country in brackets or after a comma (``Dom. habitual: Storgatan 14 B, 252 25 Helsingborg
