@@ -41,14 +41,9 @@ _IN_VIN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")
 
 def find_vehicle_ids(text: str) -> Iterator[Match]:
     """Plates and VINs after a vehicle word on their line (see the module)."""
-    vehicle_word = None  # looked for once, and only when a code can be there
     for pattern, held in ((_PLATE, _IN_PLATE), (_VIN, _IN_VIN)):
         if held.search(text) is None:
             continue
-        if vehicle_word is None:
-            vehicle_word = _CONTEXT.search(text) is not None
-        if not vehicle_word:  # (no vehicle word in the text: none before any code either)
-            return
         for m in pattern.finditer(text):
             if _CONTEXT.search(line_before(text, m.start(), _CONTEXT_WIDTH)):
                 yield m.start(), m.end(), VEHICLE_ID
