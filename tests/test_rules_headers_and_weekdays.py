@@ -376,3 +376,23 @@ def test_a_places_other_name_after_a_slash_or_in_brackets(text, place, expected)
     start = text.index(place)
     spans = other_names_of_places(text, [PHISpan(start, start + len(place), "TERRITORIO", 0.9, MODEL)])
     assert [text[s.start : s.end] for s in spans if s.type == "TERRITORIO"] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "streets"),
+    [
+        (
+            "Colisión en la rotonda de la avenida de Burgos con la calle Río Tajo. Casco.",
+            ["avenida de Burgos", "calle Río Tajo"],
+        ),
+        ("Se cayó mientras paseaba por la calle Mayor, sin pérdida de conciencia.", ["calle Mayor"]),
+        # with its number, the address pattern's span; a kilometre point, a bullring: no street here
+        ("vive en la calle Juan de Lanuza, 14, 2.º izda.", ["calle Juan de Lanuza, 14, 2.º izda"]),
+        ("accidente en la carretera de Santa Agnès, km 2 hacia las tres", []),
+        ("fue a la plaza de toros", []),
+    ],
+)
+def test_a_street_named_in_running_text_without_its_number(text, streets):
+    from deid_crf.deid.recognizers.streets import find_streets
+
+    assert found(find_streets, text) == streets
