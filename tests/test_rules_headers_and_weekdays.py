@@ -396,3 +396,22 @@ def test_a_street_named_in_running_text_without_its_number(text, streets):
     from deid_crf.deid.recognizers.streets import find_streets
 
     assert found(find_streets, text) == streets
+
+
+@pytest.mark.parametrize(
+    ("text", "street"),
+    [
+        (
+            "Dom. en España: Urb. Los Pinares, c/ Las Gardenias 12, 29600 Marbella\n",
+            "Urb. Los Pinares, c/ Las Gardenias 12",
+        ),
+        (
+            "vive solo en una masía (Mas de Bielsa, camino de Valmuel s/n), a 8 km",
+            "Mas de Bielsa, camino de Valmuel s/n",
+        ),
+        ("Domicilio: Edificio Miramar, apto. 12, Avda. del Mar 4\n", "Edificio Miramar, apto. 12, Avda. del Mar 4"),
+    ],
+)
+def test_an_estate_or_building_before_a_street_is_part_of_the_address(text, street):
+    spans = rule_layer("default").apply(text, [])
+    assert street in [text[s.start : s.end] for s in spans if s.type == "CALLE"]

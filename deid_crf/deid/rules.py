@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import accumulate
 
-from deid_crf.deid.recognizers.addresses import street_tails
+from deid_crf.deid.recognizers.addresses import street_tails, streets_with_their_estates
 from deid_crf.deid.recognizers.ages import (
     AGE,
     ages_after_patient_names,
@@ -502,7 +502,7 @@ class RuleLayer:
             spans = areas_with_their_place(text, names_over_elisions(text, organisations(text, spans)))
             spans = hospitals_without_their_town(text, spans)
             spans = towns_after_countries(text, places_by_name(text, spans))
-            spans = street_tails(text, towns_before_countries(text, spans))
+            spans = streets_with_their_estates(text, street_tails(text, towns_before_countries(text, spans)))
             spans = other_names_of_places(text, joined_places(text, split_at_slashes(text, spans)))
             spans = newborns_mothers(text, hyphenated_names(text, without_titles(text, spans)))
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))

@@ -85,6 +85,38 @@ _FLOOR_OR_KM_BEFORE = re.compile(
 _NOT_TOWN = ADDRESS_WORDS | {normalize(t.rstrip("./")) for t in STREET_TYPES}
 
 
+# An estate, a building or a farmhouse that an address names before its street (``Urb. Elviria
+# Hills, c/ Las Gaviotas 7``, ``Edificio Belair, apto. 304, Avda. de Colón 12``, ``Mas de
+# Bielsa, camino de Valmuel s/n``): part of the CALLE span, as MEDDOCAN writes its multi-part
+# addresses (``Ofiplaza El Retiro, Edificio No.7, Suite 737``) and the guide splits 4 of 4.
+_ESTATE_BEFORE_STREET = re.compile(
+    rf"(?<![\w.])(?:Urb\.|Urbanización|Urbanització|Edificio|Edif\.|Residencial|Conjunto{SP}+Residencial|Mas|Masía"
+    rf"|Cortijo|Finca){SP}+(?:(?:de|del|la|el|las|los|d['’]){SP}+)?[{UPPER}][^\W\d_]+"
+    rf"(?:{SP}+(?:(?:de|del|la|el|las|los){SP}+)?[{UPPER}][^\W\d_]+){{0,3}}"
+    rf"(?:,{SP}*(?:apto|apartamento|bloque|portal|esc|escalera|piso)\.?{SP}*[\w-]+)*,{SP}*\Z"
+)
+_ESTATE_REACH = 80
+
+
+def streets_with_their_estates(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) with each CALLE span widened back over the estate,
+    building or farmhouse named right before it on its line (see above), where no span is."""
+    out: list[PHISpan] = []
+    for span in spans:
+        if span.type == STREET:
+            # (a town's name inside the estate's is swallowed: "Mas de Bielsa, camino de …")
+            kept = len(out)
+            while kept and out[kept - 1].type == TERRITORY and out[kept - 1].start > span.start - _ESTATE_REACH:
+                kept -= 1
+            window_start = max(out[kept - 1].end if kept else 0, span.start - _ESTATE_REACH)
+            line_start = text.rfind("\n", window_start, span.start) + 1 or window_start
+            if m := _ESTATE_BEFORE_STREET.search(text, max(window_start, line_start), span.start):
+                out = [s for s in out if s.end <= m.start() or s.start >= span.start]
+                span = replace(span, start=m.start(), source=RULE, text="", replacement=None)
+        out.append(span)
+    return out
+
+
 def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with each CALLE span widened over a floor
     word right after it, stripped of the dot of a final side word, and cut before a town
