@@ -390,6 +390,7 @@ def test_a_places_other_name_after_a_slash_or_in_brackets(text, place, expected)
         ("vive en la calle Juan de Lanuza, 14, 2.º izda.", ["calle Juan de Lanuza, 14, 2.º izda"]),
         ("accidente en la carretera de Santa Agnès, km 2 hacia las tres", []),
         ("fue a la plaza de toros", []),
+        ("guarda de finca en la finca Los Alcornocales hasta 2001.", ["finca Los Alcornocales"]),
     ],
 )
 def test_a_street_named_in_running_text_without_its_number(text, streets):

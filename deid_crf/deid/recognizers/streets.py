@@ -106,18 +106,21 @@ def find_estates(text: str) -> Iterator[Match]:
 
 # A street named in running text without a number, after an article or a preposition, its type
 # in lower case (``en la rotonda de la avenida de Fuenlabrada con la calle Río Duero``,
-# ``paseaba por la calle Galiana``): a CALLE span from the type to the end of the name, as the
-# guide splits write all 7; MEDDOCAN's 3 such streets have their number, which the address
-# pattern above takes (a name followed by a number or a kilometre point is left to it).
+# ``paseaba por la calle Galiana``, a farm's or an estate's: ``guarda de finca en la finca La
+# Rinconada``): a CALLE span from the type to the end of the name, as the guide splits write
+# all 8; MEDDOCAN's 3 such streets have their number, which the address pattern above takes
+# (a name followed by a number or a kilometre point is left to it).
 _STREET_IN_TEXT = re.compile(
     rf"(?<!\w)(?:la|el|en|por|de|a){SP}+"
-    rf"(?P<street>(?:calle|avenida|plaza|paseo|carretera|camino|ronda|travesía|rúa|carrer|avinguda){SP}+"
+    rf"(?P<street>(?:calle|avenida|plaza|paseo|carretera|camino|ronda|travesía|rúa|carrer|avinguda|finca|cortijo"
+    rf"|paraje|urbanización){SP}+"
     rf"(?:(?:de|del){SP}+(?:(?:la|los|las){SP}+)?)?"
     rf"(?>[{UPPER}][^\W\d_]+(?:{SP}+(?:de{SP}+)?[{UPPER}][^\W\d_]+){{0,3}}))"
     rf"(?![\w-])(?!,?{SP}*(?:\d|km|p\.?\s?k|s/n))"
 )
 _STREET_TYPE_WORD = re.compile(
-    r"(?<!\w)(?:calle|avenida|plaza|paseo|carretera|camino|ronda|travesía|rúa|carrer|avinguda) "
+    r"(?<!\w)(?:calle|avenida|plaza|paseo|carretera|camino|ronda|travesía|rúa|carrer|avinguda|finca|cortijo|paraje"
+    r"|urbanización) "
 )
 
 
