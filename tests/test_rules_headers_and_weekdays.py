@@ -416,3 +416,13 @@ def test_a_street_named_in_running_text_without_its_number(text, streets):
 def test_an_estate_or_building_before_a_street_is_part_of_the_address(text, street):
     spans = rule_layer("default").apply(text, [])
     assert street in [text[s.start : s.end] for s in spans if s.type == "CALLE"]
+
+
+def test_a_catalan_function_word_that_ends_a_span_is_cut_off():
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    text = "S'ha comentat el cas amb el Dr. Puigvert per telèfon el dilluns."
+    start = text.index("Puigvert per")
+    spans = [PHISpan(start, start + len("Puigvert per"), "NOMBRE_PERSONAL_SANITARIO", 0.9, MODEL)]
+    out = rule_layer("default").apply(text, spans)
+    assert "Puigvert" in [text[s.start : s.end] for s in out if s.type == "NOMBRE_PERSONAL_SANITARIO"]

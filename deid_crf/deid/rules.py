@@ -656,7 +656,9 @@ _LEADING_ARTICLE = re.compile(r"(?:el|la|los|las)[ \t]+(?=[A-ZÁÉÍÓÚÑÜ])")
 _TRAILING_FUNCTION_WORD = re.compile(
     r"\s+(?:de|del|su|sus|la|el|los|las|en|y|que|al|con|por|para"
     # and a conjunction or a preposition of time ("usuaria nº FB-0932 desde la Diada")
-    r"|desde|hasta|durante|cuando|pero|porque|aunque|donde|mientras)$"
+    r"|desde|hasta|durante|cuando|pero|porque|aunque|donde|mientras"
+    # and their Catalan and Galician kin ("el Dr. Vilanova per telèfon", "coa filla")
+    r"|per|pel|pels|amb|quan|coa|co|polo|pola|cando|mentres)$"
 )
 
 
