@@ -426,3 +426,9 @@ def test_a_catalan_function_word_that_ends_a_span_is_cut_off():
     spans = [PHISpan(start, start + len("Puigvert per"), "NOMBRE_PERSONAL_SANITARIO", 0.9, MODEL)]
     out = rule_layer("default").apply(text, spans)
     assert "Puigvert" in [text[s.start : s.end] for s in out if s.type == "NOMBRE_PERSONAL_SANITARIO"]
+
+
+def test_a_kinship_word_before_a_phone_is_not_a_second_span_over_a_relative():
+    text = "2026/11/24  hija 609 33 71 84"
+    spans = rule_layer("default").apply(text, [])
+    assert all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))

@@ -408,10 +408,13 @@ def relatives(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
         for start, end in [*_children(text), *_wives_called_dona(text)]
         if not coverage.overlaps(start, end)
     ]
+    # (not over a relative's span found above either: "24 hija" of a run of digits and a
+    # kinship word, and "hija" before a phone, are one relative)
+    taken = Coverage((s.start, s.end) for s in added)
     added += [
         PHISpan(start, end, RELATIVE, 1.0, RULE)
         for start, end in _kin_before_values(text, kin_words)
-        if (start, end) not in found and not coverage.overlaps(start, end)
+        if (start, end) not in found and not coverage.overlaps(start, end) and not taken.overlaps(start, end)
     ]
     out: list[PHISpan] = []
     relative_end = -1  # where the last relative span with a kinship word ends
