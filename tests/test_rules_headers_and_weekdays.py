@@ -432,3 +432,26 @@ def test_a_kinship_word_before_a_phone_is_not_a_second_span_over_a_relative():
     text = "Pinos2026/11/24  hija 609 33 71 84"  # (no date there: "24  hija" is a numeral and a relative)
     spans = rule_layer("default").apply(text, [])
     assert all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))
+
+
+@pytest.mark.parametrize(
+    ("text", "part", "kept"),
+    [
+        ("Jubilado. Vive en la isla desde 2019 con su esposa.", "la isla", False),
+        ("Rehabilitación con terapia en espejo dos veces al día.", "espejo", False),
+        ("Vive en Lanzarote desde 2019 con su esposa.", "Lanzarote", True),
+        # a note written in lower case throughout keeps its lower-case places
+        (
+            "vive en arrecife desde 2019. viene con su mujer. refiere mareo. no fuma. bebe poco. "
+            "tensión bien. sigue igual. control en un mes.",
+            "arrecife",
+            True,
+        ),
+    ],
+)
+def test_a_place_written_in_lower_case_in_a_capitalised_note_is_no_place(text, part, kept):
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    start = text.index(part)
+    out = rule_layer("default").apply(text, [PHISpan(start, start + len(part), "TERRITORIO", 0.9, MODEL)])
+    assert (part in [text[s.start : s.end] for s in out]) == kept
