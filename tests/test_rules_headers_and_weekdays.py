@@ -455,3 +455,27 @@ def test_a_place_written_in_lower_case_in_a_capitalised_note_is_no_place(text, p
     start = text.index(part)
     out = rule_layer("default").apply(text, [PHISpan(start, start + len(part), "TERRITORIO", 0.9, MODEL)])
     assert (part in [text[s.start : s.end] for s in out]) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Trabaja en el campo de octubre a marzo; el resto del año en la conserva.", []),
+        ("Vive con su hija de noviembre a abril.", []),
+        # with its year, a dated range
+        ("Tratamiento de enero a marzo de 2024 sin incidencias.", ["enero", "marzo de 2024"]),
+    ],
+)
+def test_two_bare_months_bounding_a_yearly_season_are_no_dates(text, kept):
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    spans = []
+    for month in ("octubre", "marzo", "noviembre", "abril", "enero"):
+        if month in text:
+            start = text.index(month)
+            end = start + len(month)
+            if text.startswith("marzo de 2024", start):
+                end = start + len("marzo de 2024")
+            spans.append(PHISpan(start, end, "FECHAS", 0.9, MODEL))
+    out = rule_layer("default").apply(text, sorted(spans))
+    assert [text[s.start : s.end] for s in out if s.type == "FECHAS"] == kept

@@ -15,7 +15,7 @@ from deid_crf.deid.recognizers.common import DATE, INSTITUTION, STREET, is_lower
 from deid_crf.deid.recognizers.institutions import HOSPITAL, listed_body_keys
 from deid_crf.deid.recognizers.sex import SEX
 from deid_crf.deid.recognizers.work import PROFESSION
-from deid_crf.gazetteers.spanish import normalize
+from deid_crf.gazetteers.spanish import MONTHS, normalize
 from deid_crf.text.spans import PHISpan
 
 
@@ -124,7 +124,31 @@ def is_no_entity(text: str, span: PHISpan) -> bool:
         or is_reference_date(text, span)
         or is_shift_letter(text, span)
         or is_lower_case_place(text, span)
+        or is_month_of_a_season(text, span)
     )
+
+
+# Two bare months bounding a season that comes back every year (``de octubre a marzo``, a
+# farm worker's ``campaña de septiembre a diciembre``, ``de octubre a mayo`` in the daughter's
+# flat): no date of the patient's (the guide splits leave all 4 such ranges unannotated, 8
+# false positives; MEDDOCAN train and dev hold none). A range with its year (``de enero a
+# marzo de 2024``) is dated.
+_MONTH_NAMES = "|".join(MONTHS)
+_SEASON_RANGE = re.compile(
+    rf"(?i)(?<!\w)(?:de|desde)\s+(?P<first>{_MONTH_NAMES})\s+(?:a|hasta)\s+(?P<second>{_MONTH_NAMES})"
+    rf"(?!\w)(?!\s+(?:de|del)\s+(?:\d|dos\s+mil))"
+)
+
+
+def is_month_of_a_season(text: str, span: PHISpan) -> bool:
+    """A month alone that bounds a yearly season (see above)."""
+    if span.type != DATE:
+        return False
+    line_start = text.rfind("\n", 0, span.start) + 1
+    for m in _SEASON_RANGE.finditer(text, max(line_start, span.start - 30), min(len(text), span.end + 30)):
+        if (span.start, span.end) in (m.span("first"), m.span("second")):
+            return True
+    return False
 
 
 def is_lower_case_place(text: str, span: PHISpan) -> bool:
