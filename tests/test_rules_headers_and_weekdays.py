@@ -479,3 +479,15 @@ def test_two_bare_months_bounding_a_yearly_season_are_no_dates(text, kept):
             spans.append(PHISpan(start, end, "FECHAS", 0.9, MODEL))
     out = rule_layer("default").apply(text, sorted(spans))
     assert [text[s.start : s.end] for s in out if s.type == "FECHAS"] == kept
+
+
+def test_the_duty_court_without_its_town_is_no_institution():
+    from deid_crf.deid.recognizers.non_entities import is_generic_court
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    text = "PARTE AL JUZGADO DE GUARDIA / INFORME\nRemitido al Juzgado de Guardia de Tudela."
+    generic = PHISpan(9, 27, "INSTITUCION", 0.9, MODEL)
+    start = text.index("Juzgado de Guardia de Tudela")
+    named = PHISpan(start, start + len("Juzgado de Guardia de Tudela"), "INSTITUCION", 0.9, MODEL)
+    assert text[generic.start : generic.end] == "JUZGADO DE GUARDIA"
+    assert is_generic_court(text, generic) and not is_generic_court(text, named)

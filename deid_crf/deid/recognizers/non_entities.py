@@ -125,7 +125,19 @@ def is_no_entity(text: str, span: PHISpan) -> bool:
         or is_shift_letter(text, span)
         or is_lower_case_place(text, span)
         or is_month_of_a_season(text, span)
+        or is_generic_court(text, span)
     )
+
+
+# The duty court without its town (a report's title: ``PARTE AL JUZGADO DE GUARDIA``): no
+# body in particular; the guide splits annotate all 9 duty courts named with their town and
+# neither of the 2 without one (MEDDOCAN: none).
+_GENERIC_COURTS = frozenset(("juzgado de guardia", "jutjat de guardia", "xulgado de garda"))
+
+
+def is_generic_court(text: str, span: PHISpan) -> bool:
+    """An INSTITUCION span that is the duty court alone (see above)."""
+    return span.type == INSTITUTION and normalize(text[span.start : span.end]) in _GENERIC_COURTS
 
 
 # Two bare months bounding a season that comes back every year (``de octubre a marzo``, a
