@@ -82,7 +82,7 @@ _GERMAN_STREET = re.compile(
 # MEDDOCAN train and dev have none; its one ``polígono de Willis`` is the brain's arterial circle.
 # A name after ``de`` that opens like a listed town is the town's estate (``el polígono de
 # Ciutadella``): the town alone.
-_ESTATE_WORD = re.compile(r"(?i:pol[ií]gono)")
+_ESTATE_WORDS = ("olígono", "oligono", "OLÍGONO", "OLIGONO")  # (after its first letter, in either case)
 _ESTATE = re.compile(
     rf"(?<!\w)(?i:pol[ií]gono)(?P<kind>{SP}+(?i:industrial|empresarial))?(?:{SP}+(?P<of>de|del|d['’]){SP}*|{SP}+)"
     rf"(?P<name>(?:(?:El|La|Los|Las){SP}+)?[{UPPER}][^\W\d_]+(?:{SP}+(?:de{SP}+)?[{UPPER}][^\W\d_]+){{0,2}}"
@@ -92,7 +92,7 @@ _ESTATE = re.compile(
 
 def find_estates(text: str) -> Iterator[Match]:
     """Industrial estates by name (see above); :func:`find_streets` gives them too."""
-    if not _ESTATE_WORD.search(text):
+    if not any(word in text for word in _ESTATE_WORDS):
         return
     for m in _ESTATE.finditer(text):
         if m.group("name").startswith("Willis"):
@@ -118,9 +118,13 @@ _STREET_IN_TEXT = re.compile(
     rf"(?>[{UPPER}][^\W\d_]+(?:{SP}+(?:de{SP}+)?[{UPPER}][^\W\d_]+){{0,3}}))"
     rf"(?![\w-])(?!,?{SP}*(?:\d|km|p\.?\s?k|s/n))"
 )
-_STREET_TYPE_WORD = re.compile(
-    r"(?<!\w)(?:calle|avenida|plaza|paseo|carretera|camino|ronda|travesía|rúa|carrer|avinguda|finca|cortijo|paraje"
-    r"|urbanización) "
+# (its type words, looked for as plain substrings first: few notes hold one)
+_STREET_TYPE_WORDS = tuple(
+    word
+    for word in (
+        "calle avenida plaza paseo carretera camino ronda travesía rúa carrer avinguda "
+        "finca cortijo paraje urbanización"
+    ).split()
 )
 
 
@@ -135,6 +139,6 @@ def find_streets(text: str) -> Iterator[Match]:
         for m in _GERMAN_STREET.finditer(text):
             yield m.start(), m.end(), STREET
     yield from find_estates(text)
-    if _STREET_TYPE_WORD.search(text):
+    if any(word in text for word in _STREET_TYPE_WORDS):
         for m in _STREET_IN_TEXT.finditer(text):
             yield m.start("street"), m.end("street"), STREET

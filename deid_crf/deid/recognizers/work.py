@@ -193,6 +193,11 @@ _NOT_JOBS = frozenset(
     extraordinario extraordinaria habitual portador portadora anterior ulterior mayor igual similar
     diferente mismo misma ayer hacer tener poner ser ver estar haber""".split()
 )
+_WORKPLACE_CUES = tuple(
+    form
+    for cue in ("fue", "foi", "era", "luego", "después", "despois")
+    for form in (cue, cue.capitalize(), cue.upper())
+)
 _JOB_BEFORE_WORKPLACE = re.compile(
     rf"(?<!\w)(?i:fue|foi|era|luego|después|despois){SP}+(?P<head>[a-zñáéíóúàèòçü]{{4,}})(?P<rest>)"
     rf"(?={SP}+(?:en|a){SP}+(?:(?:el|la|los|las){SP}+|l['’])?[^\W\d_])"
@@ -246,7 +251,8 @@ def find_professions(text: str) -> Iterator[Match]:
         for m in _JOB_BEFORE_RETIRED.finditer(text)
         if (head := m.group("head").lower()) in occupation_words() and head not in _CLINICIAN_WORDS
     ]
-    listed += [m for m in _JOB_BEFORE_WORKPLACE.finditer(text) if _is_unlisted_job(text, m)]
+    if any(cue in text for cue in _WORKPLACE_CUES):  # (few texts hold one: plain substrings first)
+        listed += [m for m in _JOB_BEFORE_WORKPLACE.finditer(text) if _is_unlisted_job(text, m)]
     listed += [
         m
         for m in _JOB_AT_EMPLOYER.finditer(text)
