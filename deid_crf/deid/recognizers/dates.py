@@ -198,6 +198,12 @@ _BASQUE_DAY_MONTH = re.compile(
 # 26-XI-2026``): part of the date, as the guide splits' dev15 writes both.
 _BASQUE_WEEKDAY_AFTER = re.compile(rf",{SP}*{_BASQUE_WEEKDAY}(?!\w)")
 _BASQUE_WEEKDAY_BEFORE = re.compile(rf"(?<!\w){_BASQUE_WEEKDAY},{SP}*\Z")
+# (their stems in the three cases, looked for as plain substrings first: few texts hold one)
+_BASQUE_WEEKDAY_STEMS = tuple(
+    form
+    for stem in ("aste", "ostegun", "ostiral", "larunbat", "igande")
+    for form in (stem, stem.capitalize(), stem.upper())
+)
 # Dates in words, as dictated notes and formal letters write them (P6.1): ``veintiocho de
 # enero de dos mil veinticinco``, ``a veinte de febrero``, ``jueves dieciséis``, and a
 # year in words after a preposition (``diagnosticada en dos mil diecisiete``).
@@ -628,8 +634,7 @@ _NAMED_DATE_WORDS = frozenset(w.lower() for w in (*MONTHS, *SEASONS, *HOLIDAYS))
 def dates_with_their_basque_weekday(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each date span widened over a Basque weekday written right after it
     or right before it (see :data:`_BASQUE_WEEKDAY_AFTER`)."""
-    lowered = text.lower()
-    if not any(w in lowered for w in ("aste", "ostegun", "ostiral", "larunbat", "igande")):
+    if not any(word in text for word in _BASQUE_WEEKDAY_STEMS):
         return list(spans)
     out = list(spans)
     for i, span in enumerate(out):

@@ -48,6 +48,7 @@ from deid_crf.deid.recognizers.common import (
     longest_first,
     with_short_spaces,
 )
+from deid_crf.deid.recognizers.places import _key, _towns_by_first_word
 from deid_crf.gazetteers.spanish import (
     AMBIGUOUS_HEALTH_ACRONYMS,
     HEALTH_SERVICES,
@@ -478,8 +479,6 @@ def _with_local_branch(text: str, name: str, end: int) -> int:
     """``end`` moved past a listed town (or the first word of one) right after a charity's name."""
     if name not in _CHARITIES or not (m := _TOWN_AFTER.match(text, end)):
         return end
-    from deid_crf.deid.recognizers.places import _key, _towns_by_first_word
-
     return m.end() if _key(m.group("town")) in _towns_by_first_word() else end
 
 

@@ -55,9 +55,11 @@ from deid_crf.deid.recognizers.common import (
     PATIENT_ID,
     SP,
     STREET,
+    TERRITORY,
     Match,
     line_before,
 )
+from deid_crf.deid.recognizers.vehicles import VEHICLE_ID
 from deid_crf.text.spans import RULE, PHISpan
 
 BIOMETRIC_ID = "IDENTIF_BIOMETRICOS"
@@ -587,16 +589,13 @@ _LETTERED_CODE = re.compile(r"[A-ZÑ0-9]+(?:[-/][A-ZÑ0-9]+)+")
 _CODE_PART = re.compile(r"\d(?:[\d/.-]*\d)?|(?=[A-ZÑ0-9/-]*\d)[A-ZÑ0-9]+(?:[-/][A-ZÑ0-9]+)+")
 _ROMAN_MONTH_LETTERS = frozenset("IVX")
 _SPANISH_POSTCODE = re.compile(r"(?:E|ES)-\d{5}")
-TERRITORY = "TERRITORIO"
 _RECORD_LABEL_BEFORE = re.compile(rf"(?<!\w)(?:{_RECORD_LABEL.pattern})[^\n\w]*\Z")
 # (a word of five capitals or more is an acronym's, not a code's prefix: ``COVID-19``)
 _LONG_LETTER_RUN = re.compile(r"[A-ZÑ]{5}")
-_ID_TYPES = frozenset(
-    (PATIENT_ID, INSURANCE_ID, CONTACT_ID, COLLEGIATE_ID, EMPLOYEE_ID, OTHER_ID, DEVICE_ID, BIOMETRIC_ID, OTHER_SUBJECT)
-) | {"IDENTIF_VEHICULOS_NRSERIE_PLACAS", "ID_TITULACION_PERSONAL_SANITARIO"}
+# (a vehicle's plate too: "BU-35421-VE")
+_CODE_TYPES = _ID_TYPES | {VEHICLE_ID}
 _STAFF_BEFORE_BRACKET = re.compile(rf"{SP}*\({SP}*\Z")
 # (after "matrícula", a vehicle's or a boat's plate: ``(matrícula BU-35421-VE)``)
-VEHICLE = "IDENTIF_VEHICULOS_NRSERIE_PLACAS"
 _PLATE_LABEL_BEFORE = re.compile(r"(?i:matr[íi]cula)(?![\w])[^\n.;]{0,20}\Z")
 
 
@@ -651,13 +650,13 @@ def ids_with_their_letters(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]
             out.append(span)
             i += 1
             continue
-        kind = next((s.type for s in inside if s.type in _ID_TYPES), OTHER_ID)
+        kind = next((s.type for s in inside if s.type in _CODE_TYPES), OTHER_ID)
         if _SPANISH_POSTCODE.fullmatch(text, a, b) and inside[0].type == TERRITORY:
             kind = TERRITORY  # "E-23400 Úbeda": a postcode with Spain's letter (MEDDOCAN writes it whole)
         if kind == OTHER_ID and out and out[-1].type == STAFF and _STAFF_BEFORE_BRACKET.fullmatch(text, out[-1].end, a):
             kind = EMPLOYEE_ID
         elif kind == OTHER_ID and _PLATE_LABEL_BEFORE.search(text, max(0, a - 30), a):
-            kind = VEHICLE
+            kind = VEHICLE_ID
         out.append(replace(span, start=a, end=b, type=kind, source=RULE, text="", replacement=None))
         i = j
     return out

@@ -200,7 +200,7 @@ _WORKPLACE_CUES = tuple(
 )
 _JOB_BEFORE_WORKPLACE = re.compile(
     rf"(?<!\w)(?i:fue|foi|era|luego|después|despois){SP}+(?P<head>[a-zñáéíóúàèòçü]{{4,}})(?P<rest>)"
-    rf"(?={SP}+(?:en|a){SP}+(?:(?:el|la|los|las){SP}+|l['’])?[^\W\d_])"
+    rf"(?={SP}+(?:en|a){SP}+(?:(?:el|la|los|las){SP}+|l['’])?(?P<next>[^\W\d_]))"
 )
 
 
@@ -277,9 +277,7 @@ def _is_unlisted_job(text: str, m: re.Match[str]) -> bool:
         return False
     if head in occupation_words() and head in _CLINICIAN_WORDS:
         return False
-    following = text[m.end() :].lstrip(" \t")
-    next_word = re.match(r"(?:en|a)\s+(?:(?:el|la|los|las)\s+|l['’])?([^\W\d_])", following)
-    return next_word is not None and (next_word.group(1).isupper() or is_lower_case_note(text))
+    return m.group("next").isupper() or is_lower_case_note(text)
 
 
 def _profession_end(m: re.Match[str]) -> int:
