@@ -36,8 +36,9 @@ SPLITS = (
     "dev13",
     "dev14",
     "dev15",
+    "dev16",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9 in real notes'
+)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9 and dev16 in real notes'
 # formats
 NGRAM = 8
 

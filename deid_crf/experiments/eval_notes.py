@@ -54,6 +54,7 @@ SPLITS = (
     "dev13",
     "dev14",
     "dev15",
+    "dev16",
     "test",
 )
 
