@@ -38,8 +38,8 @@ SPLITS = (
     "dev15",
     "dev16",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9 and dev16 in real notes'
-# formats
+)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9 and
+# dev16 in real notes' formats
 NGRAM = 8
 
 

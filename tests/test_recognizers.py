@@ -1461,3 +1461,39 @@ def test_staff_numbers_after_names(text: str, name: str, want: list[str]):
 def test_a_gp_list_number_of_seven_digits():
     text = "dr. carlos mora — cupo 4503017 — col. 45/4503672"
     assert ("4503017", EMPLOYEE_ID) in [(text[a:b], t) for a, b, t in find_labelled_ids(text)]
+
+
+def test_lower_case_towns_that_are_words_are_the_clinical_texts_words(data_dir):
+    """:data:`LOWER_CASE_TOWNS_THAT_ARE_WORDS` is what its comment says: the municipality
+    names and cities abroad (but :data:`TOWNS_THAT_ARE_WORDS`) whose lower-case form the
+    unlabeled clinical text writes at least once, as a word or as a phrase."""
+    import gzip
+    import re
+    from collections import Counter
+
+    from deid_crf.gazetteers.spanish import WORLD_CITIES
+
+    from deid_crf.deid.recognizers.places import LOWER_CASE_TOWNS_THAT_ARE_WORDS, TOWNS_THAT_ARE_WORDS, town_names
+    from deid_crf.resources.gazetteer import DEFAULT_DIR, read_list
+
+    texts = []
+    for name in ("cantemist_background.txt.gz", "cantemist_annotated_sets.txt.gz"):
+        with gzip.open(data_dir / "unlabeled_es_clinical" / name, "rt", encoding="utf-8") as lines:
+            texts.append(lines.read())
+    text = "\n".join(texts)
+    lower = Counter(w for w in re.findall(r"[^\W\d_]+", text) if w.islower())
+    names = (town_names(read_list(DEFAULT_DIR / "municipalities.txt")) | set(WORLD_CITIES)) - TOWNS_THAT_ARE_WORDS
+    one_word = {n for n in names if re.fullmatch(r"[^\W\d_]+", n)}
+    by_first: dict[str, list[str]] = {}
+    for phrase in names - one_word:
+        by_first.setdefault(phrase.lower().split()[0], []).append(phrase)
+    found = set()
+    for m in re.finditer(r"(?<!\w)[^\W\d_A-ZÁÉÍÓÚÑ][^\W\d_]*", text):
+        for phrase in by_first.get(m.group(), ()):
+            end = m.start() + len(phrase)
+            if text.startswith(phrase.lower(), m.start()) and not (
+                end < len(text) and (text[end].isalnum() or text[end] == "_")
+            ):
+                found.add(phrase)
+    words = {n for n in one_word if lower[n.lower()]} | found
+    assert words == LOWER_CASE_TOWNS_THAT_ARE_WORDS

@@ -289,6 +289,9 @@ def test_two_relatives_the_model_joined_over_y_are_two_spans():
     [
         ("Vive con su hija de 19 años.", ["hija de 19 años"]),
         ("Tiene dos hijas de 16 y 12 años.", ["dos hijas de 16 y 12 años"]),
+        # an age in words too (the dictated notes of the guide splits)
+        ("su madre de setenta y seis años ha venido desde la unión", ["madre de setenta y seis años"]),
+        ("y un hijo de veinticuatro años coma", ["hijo de veinticuatro años"]),
         # an age in brackets is a span of its own (the guide splits, 3 of 3)
         ("Su hijo mediano (21 años) trabaja.", ["hijo mediano", "21 años"]),
         # the name joins the phrase; the age after the comma is a relative's span of its own

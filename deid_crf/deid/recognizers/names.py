@@ -411,7 +411,9 @@ def _name_field(labels: str) -> re.Pattern[str]:
     / Paciente``), a colon (or a run of dots: ``Paciente ........ POPESCU``) and a name: the
     capitalised words up to the end of the field, the courtesy title left out."""
     return re.compile(
-        rf"^{SP}*(?:{labels})(?:{SP}*/{SP}*(?:{labels}))?{SP}*(?:\.?{SP}*:|\.{{2,}}{SP}*:?){SP}*(?:{_COURTESY}{SP}*)?"
+        # (or a table's row: ``| Paciente      | PICHLER, WALBURGA |``)
+        rf"^{SP}*(?:\|{SP}*)?(?:{labels})(?:{SP}*/{SP}*(?:{labels}))?{SP}*(?:\.?{SP}*:|\.{{2,}}{SP}*:?|(?P<bar>\|))"
+        rf"{SP}*(?:{_COURTESY}{SP}*)?"
         rf"(?P<name>(?!{_COURTESY}){_WORD}(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
         # and then the end of the field: punctuation, the end of the line or a wide gap
         rf"(?={SP}*(?:[.,;(|·]|$)|{SP}{{2,}})",
@@ -434,6 +436,8 @@ _STAFF_FIELD = _name_field(
 _PATIENT_FIELD = _name_field(
     rf"paciente|pacient|nombre|nom|nome|izena|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre"
     rf"|nome{SP}+e{SP}+apelidos|nom{SP}+i{SP}+cognoms|usuari[oa]"
+    # the surnames first (``Cognoms i nom ..... BOUKHALFA MERABET, NADIA``)
+    rf"|cognoms{SP}+i{SP}+nom|apelidos{SP}+e{SP}+nome|apellidos,?{SP}+nombre|abizenak{SP}+eta{SP}+izena"
     # the surnames' own field (``Cognoms: LIN``, ``Apellidos ..... PETROSYAN``): a surname alone
     # is what the model passes over (the guide splits, 3 of 3 such one-word fields missed)
     rf"|apellidos|apelidos|cognoms|abizenak"
@@ -519,8 +523,15 @@ _CAPITAL_PARTICLES = frozenset(("de", "del", "la", "los", "las", "y", "i"))
 _NEWBORN_OF = re.compile(rf"(?i:R\.?{SP}?N\.?{SP}+de|rec[ií]én{SP}+nacid[oa]{SP}+de){SP}+")
 
 
+# The rest of a table's row after its value: a row of two cells, label and value (not a
+# header row, ``| Paciente | Edad | Sexo |``).
+_ROW_END = re.compile(rf"{SP}*\|{SP}*$", re.MULTILINE)
+
+
 def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[Match]:
     for m in field.finditer(text):
+        if m.group("bar") and not _ROW_END.match(text, _value_end(text, m.end("name"))):
+            continue
         end = m.start("name")
         for word in _NAME_WORD.finditer(text, m.start("name"), m.end("name")):
             if word.group().isupper() and word.group().lower() in _CAPITAL_PARTICLES:
@@ -542,6 +553,12 @@ def _names_in_fields(field: re.Pattern[str], text: str, type_: str) -> Iterator[
                 # names a company after the doctor)
                 if given.group("given").isupper() == text[start:end].isupper():
                     yield given.start("given"), given.end("given"), kind
+
+
+def _value_end(text: str, end: int) -> int:
+    """Where a field's value ending at ``end`` ends with the given name after its comma."""
+    given = _GIVEN_AFTER_SURNAMES.match(text, end)
+    return given.end("given") if given else end
 
 
 # The patient named in a field of the note's header (``Paciente: Daniel Royo Mairal``) is

@@ -394,6 +394,7 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             )
             if _key(text[start:end]) not in _PLACES_THAT_ARE_WORDS
         ]
+        lower_case_places += _lower_case_towns(text, lower)
     out = [
         PHISpan(s.start, s.end, COUNTRY, s.confidence, RULE)
         if s.type == TERRITORY and (s.start, s.end) in countries
@@ -490,6 +491,70 @@ def _towns_by_first_word() -> dict[str, tuple[str, ...]]:
         if first := _FIRST_WORD.match(name):
             by_first.setdefault(_key(first.group()), []).append(name)
     return {word: tuple(sorted(group, key=len, reverse=True)) for word, group in by_first.items()}
+
+
+# In a note written in lower case throughout, a municipality or a city abroad is looked up in
+# lower case too, right after a lower-case preposition (``natural de alburquerque``, ``vive en
+# mérida``, ``quesero en cabrales``), spelt exactly as listed but in lower case, at least four
+# letters long, and not one of these: the names whose lower-case form the unlabeled clinical
+# text writes as a word or a phrase at least once (``la unión`` gastroesofágica, ``en aras
+# de``, ``en torre``; tests/test_recognizers.py checks the list against that text), beside
+# :data:`TOWNS_THAT_ARE_WORDS`, nor a town that is a given name or a drug's name (``de maría``,
+# ``de coca``), nor one after an eponym's head (``parálisis de bell``).
+LOWER_CASE_TOWNS_THAT_ARE_WORDS = frozenset(
+    """
+    Abertura Algarrobo Antigüedad Aras Armilla Balneario Balones Bello Calles Casas Corral Cuenca Deba
+    Emperador Entrena Estada Feria Garcia Gata Ginebra Lana Limpias Mejorada Milagro Mos Palmera Palo
+    Paradas Pardos Pizarra Ponga Portas Remolinos Rena Ronda Rubio Sella Selva Sierra Sora Tejado Toro
+    Torre Ventosa Vera
+    """.split()
+) | frozenset(
+    (
+        "Dos Hermanas",
+        "El Arco",
+        "El Franco",
+        "El Grado",
+        "El Molar",
+        "El Oso",
+        "El Paso",
+        "El Tanque",
+        "La Antigua",
+        "La Carrera",
+        "La Frontera",
+        "La Garganta",
+        "La Granja",
+        "La Guardia",
+        "La Parrilla",
+        "La Unión",
+        "Las Labores",
+        "Los Altos",
+        "Los Arcos",
+        "Los Molares",
+    )
+)
+_TOWNS_THAT_ARE_OTHER_WORDS = frozenset(("María", "Pedro", "Javier", "Coca"))  # and the drug: "consumo de coca"
+_LOWER_CASE_PREPOSITION = re.compile(rf"(?<!\w)(?:en|de|desde|hasta|a|por|para){SP}+\Z")
+
+
+def _lower_case_towns(text: str, words: list[tuple[int, str]]) -> Iterator[Match]:
+    """The municipalities and cities abroad of a note in lower case (see above); ``words``:
+    its :func:`_lower_case_words`."""
+    by_first = _towns_by_first_word()
+    position = 0
+    for start, key in words:
+        if start < position or (names := by_first.get(key)) is None:
+            continue
+        if not _LOWER_CASE_PREPOSITION.search(text, max(0, start - 8), start):
+            continue
+        if _EPONYM_OF.search(text, max(0, start - 30), start):
+            continue
+        for name in names:
+            end = start + len(name)
+            if text.startswith(name.lower(), start) and not (end < len(text) and is_word_char(text[end])):
+                if len(name) >= 4 and name not in LOWER_CASE_TOWNS_THAT_ARE_WORDS | _TOWNS_THAT_ARE_OTHER_WORDS:
+                    yield start, end, TERRITORY
+                position = end
+                break
 
 
 def is_place_name_at(text: str, start: int) -> bool:

@@ -503,7 +503,8 @@ def _ages_at_events(text: str, spans: list[PHISpan], relative_ends: list[int]) -
 # Iñaki, de 12 años``). An age in brackets is a span of its own too (``hermana menor (61
 # años)``, ``peque (2 años)``, ``aita (84 años)``: the guide splits 3 of 3; MEDDOCAN train
 # joins its one ``hijo mediano (21 años)``, dev has none): see _BRACKETED_AGE.
-_AGE_NUMBER = r"(?:\d{1,3}|un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince)"
+# (in figures or in words: "madre de setenta y seis años", the dictated notes of the guide splits, 3 of 3)
+_AGE_NUMBER = rf"(?:\d{{1,3}}|un[oa]?|{number_words.AGE})"
 _OF_AGE = re.compile(
     rf"{SP}+de{SP}+{_AGE_NUMBER}(?:{SP}*(?:,|y|e){SP}*{_AGE_NUMBER})*{SP}+(?:años|meses|semanas|días)(?!\w)",
     re.IGNORECASE,

@@ -1,0 +1,91 @@
+"""Rules for what the guide splits dev–dev16 still missed at the stop after 8421b78: the
+word ``día`` before a day's number, a relative's age in words after ``de``."""
+
+from __future__ import annotations
+
+import pytest
+
+from deid_crf.deid.rules import rule_layer
+from deid_crf.text.spans import MODEL, PHISpan
+
+
+def spans_of(text: str, model: list[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """The shipped rule layer's ``(surface, type)`` spans of ``text``, given the model's
+    spans as ``(surface, type)`` pairs (each at its first occurrence)."""
+    given = []
+    for surface, type_ in model:
+        start = text.index(surface)
+        given.append(PHISpan(start, start + len(surface), type_, 0.9, MODEL))
+    return [(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, sorted(given))]
+
+
+@pytest.mark.parametrize(
+    ("text", "model", "day"),
+    [
+        ("Se inició apixabán el día 20. Valorada por Logopedia.", "día 20", "20"),
+        ("Descamación periungueal desde el Día 3.", "Día 3", "3"),
+    ],
+)
+def test_the_word_dia_before_a_days_number_is_left_out(text, model, day):
+    assert (day, "FECHAS") in spans_of(text, [(model, "FECHAS")])
+    assert (model, "FECHAS") not in spans_of(text, [(model, "FECHAS")])
+
+
+def test_a_feast_named_dia_de_keeps_its_word():
+    text = "Vendrá el Día de Todos los Santos."
+    assert ("Día de Todos los Santos", "FECHAS") in spans_of(text, [("Día de Todos los Santos", "FECHAS")])
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("| Paciente                | PICHLER, WALBURGA                 |\n| Edad | 68 a |", ["PICHLER", "WALBURGA"]),
+        ("| Paciente       | PARK, JI-WON                |\n", ["PARK", "JI-WON"]),
+        ("| Paciente | Juan Gil Soto |\n", ["Juan Gil Soto"]),
+        (
+            "Cognoms i nom ....... BOUKHALFA MERABET, NADIA\nData de naixement ... 03/07/1985",
+            ["BOUKHALFA MERABET", "NADIA"],
+        ),
+        ("Apelidos e nome: OUTÓN VILAS, MARÍA\n", ["OUTÓN VILAS", "MARÍA"]),
+        # a table's header row names nobody
+        ("| Paciente | Edad | Sexo |\n|---|---|---|\n", []),
+    ],
+)
+def test_the_patients_name_in_a_table_row_or_with_the_surnames_first(text, names):
+    from deid_crf.deid.recognizers.names import find_labelled_patients
+
+    assert [text[a:b] for a, b, _ in find_labelled_patients(text)] == names
+
+
+@pytest.mark.parametrize(
+    ("text", "feast"),
+    [
+        ("quiere estar en casa para celebrar Diwali el domingo 8.", "Diwali"),
+        ("Fue a ver a su madre a Busan por Chuseok y volvió agotada.", "Chuseok"),
+        ("Oncología le llamará antes de Gabonak para valorar quimioterapia.", "Gabonak"),
+        ("vendrán todos para el puente de la constitución.", "puente de la constitución"),
+    ],
+)
+def test_feasts_of_other_calendars_and_long_weekends_are_dates(text, feast):
+    from deid_crf.deid.recognizers.dates import find_dates
+
+    assert feast in [text[a:b] for a, b, _ in find_dates(text)]
+
+
+LOWER_CASE_NOTE = (
+    "s: varón de 72 años natural de alburquerque. vive en mérida desde hace años.\n"
+    "trabaja de quesero en cabrales. el hijo vive en montevideo.\n"
+    "ap: parálisis de bell. consumo de coca ocasional. hernia en la unión gastroesofágica.\n"
+    "o: ta 120/80. refiere dolor en torre de control.\n"
+)
+
+
+def test_towns_in_a_note_written_in_lower_case():
+    found = [surface for surface, type_ in spans_of(LOWER_CASE_NOTE) if type_ == "TERRITORIO"]
+    assert found == ["alburquerque", "mérida", "cabrales", "montevideo"]
+
+
+def test_towns_in_lower_case_only_in_a_note_written_in_lower_case():
+    text = "Varón natural de Cuenca. Vive en Mérida. Fue a alburquerque a ver a su hermano. Dolor en cabrales."
+    found = [surface for surface, type_ in spans_of(text) if type_ == "TERRITORIO"]
+    assert "alburquerque" not in found and "cabrales" not in found
