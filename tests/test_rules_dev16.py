@@ -89,3 +89,12 @@ def test_towns_in_lower_case_only_in_a_note_written_in_lower_case():
     text = "Varón natural de Cuenca. Vive en Mérida. Fue a alburquerque a ver a su hermano. Dolor en cabrales."
     found = [surface for surface, type_ in spans_of(text) if type_ == "TERRITORIO"]
     assert "alburquerque" not in found and "cabrales" not in found
+
+
+def test_a_phone_opening_a_line_after_a_word_is_no_glued_number():
+    from deid_crf.deid.recognizers.phones import find_phones
+
+    text = "Para dudas, planta 3.ª, teléfono\n926 42 11 00 ext. 2315; la guía del paciente."
+    assert [text[a:b] for a, b, _ in find_phones(text)] == ["926 42 11 00 ext. 2315"]
+    glued = "Código XMOU451208015 y 12.345.678"
+    assert [glued[a:b] for a, b, _ in find_phones(glued)] == []

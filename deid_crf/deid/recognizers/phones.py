@@ -62,7 +62,7 @@ _INTERNATIONAL = re.compile(r"\(?\+|\(?00")
 _EXTENSION = re.compile(r"(?i)\s*\(?\s*(?:ext|extensi[oó]n|x)\b")
 # A number glued to a word or to another number ("XMOU451208015", "12.345.678") is part
 # of something else.
-_GLUED_BEFORE = re.compile(r"(?:\w|\d[/.,-])$")
+_GLUED_BEFORE = re.compile(r"(?:\w|\d[/.,-])\Z")  # (\Z: "$" matches before a line break too)
 _GLUED_AFTER = re.compile(r"\w|[/.,-]\d")
 # Every candidate phonenumbers' matcher reads holds a digit (its pattern asks for a
 # ``\d`` block: letters count only beside one, as a vanity number's or an extension's),
