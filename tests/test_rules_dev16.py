@@ -98,3 +98,18 @@ def test_a_phone_opening_a_line_after_a_word_is_no_glued_number():
     assert [text[a:b] for a, b, _ in find_phones(text)] == ["926 42 11 00 ext. 2315"]
     glued = "Código XMOU451208015 y 12.345.678"
     assert [glued[a:b] for a, b, _ in find_phones(glued)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("| F. nac. / edad / sexo   | 02.06.1958 / 68 a / M   |\n", "68 a"),
+        ("Edad: 68 a. Sexo: M", "68 a"),
+        ("Edad 68A, varón", "68A"),
+        # a preposition before a word or a number is no unit
+        ("de los 68 a los 70 años", "68"),
+        ("entre 68 a 70 kg", "68"),
+    ],
+)
+def test_an_ages_unit_letter_after_the_models_number_joins_it(text, age):
+    assert (age, "EDAD_SUJETO_ASISTENCIA") in spans_of(text, [("68", "EDAD_SUJETO_ASISTENCIA")])

@@ -573,6 +573,8 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
         start = day.start("day")  # "el día 20": the number is the date
     if span.type == AGE and _AGE_ABBREVIATION_DOT.search(text, span.start, end):
         end -= 1
+    elif span.type == AGE and text[start:end].isdigit() and (unit := _AGE_LETTER_AFTER.match(text, end)):
+        end = unit.end()  # "68 a / M": the unit's letter is the age's
     elif span.type in NAME_TYPES and _FINAL_INITIAL_DOT.search(text[span.start : end]):
         end -= 1
     if span.type == STREET and _BASQUE_SIDE.search(text, span.start, end) and _ABBREVIATION_DOT.match(text, end):
@@ -631,6 +633,10 @@ _DAY_WORD_BEFORE_NUMBER = re.compile(r"(?i:d[ií]a)[ \t]+(?P<day>\d{1,2})")
 # The dot of an age's abbreviated unit ("81 a.", "51 a."): the notes leave it out, and no
 # MEDDOCAN age span ends in one ("27 a").
 _AGE_ABBREVIATION_DOT = re.compile(r"\d\s*a\.$")
+# The letter of an age's abbreviated unit after the number the model tagged (``| 68 a / M |``):
+# inside the span, as MEDDOCAN train writes ``35 A`` (5 of 5 spans but an interval's ``de los 12
+# a los 16``) and the notes 68 of 68; not a preposition before a word or a number (``12 a los 16``, ``68 a 70 kg``).
+_AGE_LETTER_AFTER = re.compile(r"[ ]?[aA](?![\w.])(?![ \t]+[a-zñáéíóú\d])|[ ]?[aA](?=\.)")
 # The dot after a name's last initial ("Paciente: L. Á. M.", "Casas A."): MEDDOCAN train and
 # dev and the notes leave it out (2 and 2 such names), and no span of theirs ends in one.
 # A DNI's eight digits and its letter after a hyphen (MEDDOCAN train and dev: no ID span of
