@@ -113,3 +113,16 @@ def test_a_phone_opening_a_line_after_a_word_is_no_glued_number():
 )
 def test_an_ages_unit_letter_after_the_models_number_joins_it(text, age):
     assert (age, "EDAD_SUJETO_ASISTENCIA") in spans_of(text, [("68", "EDAD_SUJETO_ASISTENCIA")])
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("héctor ferreira olivera · 61a · v · cia FROH650219312 · dni 32047718R\n", ["FROH650219312", "32047718R"]),
+        ("CIA: GAMA560312008\n", ["GAMA560312008"]),
+        # a company's abbreviation before a number is no card
+        ("Seguros Pérez y Cia 12345678", []),
+    ],
+)
+def test_aragons_card_code_after_its_label(text, codes):
+    assert [s for s, t in spans_of(text) if t == "ID_SUJETO_ASISTENCIA"] == codes

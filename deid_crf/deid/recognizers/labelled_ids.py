@@ -108,6 +108,10 @@ FIELDS: tuple[Field, ...] = (
         PATIENT_ID,
         opens="cdhnst",
     ),
+    # Aragón's card code, CIA (código de identificación autonómico), in any case ("cia
+    # FROH650219312" in a note typed in lower case): only a card's shape, four letters and the
+    # digits, as "cía" is also a company's abbreviation.
+    Field(r"(?i:CIA)", PATIENT_ID, word=True, shape=r"[A-Za-z]{4}[0-9]{8,10}", opens="c"),
     Field(rf"(?i:historia{SP}+cl[ií]nica)", PATIENT_ID, word=True, opens="h"),
     # "pasaporte AW718233", "pasaporte colombiano AW718233": a nationality may come between;
     # some countries' passports are digits only ("Pasaporte boliviano 11384207").
