@@ -126,3 +126,18 @@ def test_an_ages_unit_letter_after_the_models_number_joins_it(text, age):
 )
 def test_aragons_card_code_after_its_label(text, codes):
     assert [s for s, t in spans_of(text) if t == "ID_SUJETO_ASISTENCIA"] == codes
+
+
+def test_a_label_and_value_table_is_no_table_of_patients():
+    from deid_crf.deid.recognizers.table_columns import find_table_values
+
+    form = (
+        "| Paciente       | PARK, JI-WON                |\n"
+        "| Nacimiento     | 08/04/1977 · 49 a · F       |\n"
+        "| Aseguramiento  | MUFACE                      |\n"
+    )
+    assert [form[a:b] for a, b, _ in find_table_values(form)] == []
+    ward = "| Hab. | Paciente | Edad/S | NHC |\n| 312 | OKONKWO, ADA | 38a M | 4471230 |\n"
+    assert [ward[a:b] for a, b, _ in find_table_values(ward)] == ["OKONKWO", "ADA", "38a", "M", "4471230"]
+    two_columns = "| Paciente | Diagnóstico |\n| Lucía Gil | gripe |\n"
+    assert [two_columns[a:b] for a, b, _ in find_table_values(two_columns)] == ["Lucía Gil"]

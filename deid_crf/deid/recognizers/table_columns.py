@@ -94,7 +94,24 @@ def _header(line: str, cells: list[tuple[int, int]]) -> list[str | None] | None:
     if any(len(t) > _MAX_HEADER_CELL or any(c.isdigit() for c in t) for t in texts):
         return None
     roles = [_HEADERS.get(_normalized(t)) for t in texts]
+    if _is_label_and_value(texts, roles):
+        return None
     return roles if any(r in (_NAME, _AGE, _AGE_SEX, _SEX, _RECORD, _STAFF) for r in roles) else None
+
+
+def _is_label_and_value(texts: list[str], roles: list[str | None]) -> bool:
+    """A row of a form's label/value table, not a header: a name's label first and the
+    name itself after it, in two or four cells (``| Paciente | PARK, JI-WON |``, ``|
+    Paciente | Rūta Kazlauskienė | Nº petición | … |``): the rows under it are other
+    fields, not patients (the guide splits' dev16 10 labels taken for names). A name is
+    two words or more, or holds a comma; one capitalised word is a header's
+    (``| Paciente | Diagnóstico |``)."""
+    filled = [(t, r) for t, r in zip(texts, roles, strict=True) if t]  # (the empty cells outside the bars)
+    if len(filled) not in (2, 4) or filled[0][1] != _NAME or filled[1][1] is not None:
+        return False
+    value = filled[1][0]
+    parts = [part.strip() for part in value.split(",")]
+    return all(_is_name(part) for part in parts) and (len(parts) > 1 or len(value.split()) >= 2)
 
 
 def find_table_values(text: str) -> Iterator[Match]:
