@@ -141,3 +141,9 @@ def test_a_label_and_value_table_is_no_table_of_patients():
     assert [ward[a:b] for a, b, _ in find_table_values(ward)] == ["OKONKWO", "ADA", "38a", "M", "4471230"]
     two_columns = "| Paciente | Diagnóstico |\n| Lucía Gil | gripe |\n"
     assert [two_columns[a:b] for a, b, _ in find_table_values(two_columns)] == ["Lucía Gil"]
+
+
+def test_a_bodys_honorific_title_is_part_of_its_name():
+    text = "N.º 0219 884 517\nIlustre Colegio Oficial de Médicos de Soria\n"
+    spans = spans_of(text, [("Colegio Oficial de Médicos de Soria", "INSTITUCION")])
+    assert ("Ilustre Colegio Oficial de Médicos de Soria", "INSTITUCION") in spans

@@ -569,6 +569,8 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
             start = head.end()
     if span.type in _PLACES and (head := _LEADING_ARTICLE.match(text, start, end)) and head.end() < end:
         start = head.end()  # "el Valle del Jiu": a place's article in lower case is no part of its name
+    if span.type == INSTITUTION and (honorific := _HONORIFIC_BEFORE.search(text, max(0, start - 12), start)):
+        start = honorific.start()  # "Ilustre Colegio Oficial de Médicos de …": the title is the body's name
     if span.type == DATE and (day := _DAY_WORD_BEFORE_NUMBER.fullmatch(text, start, end)):
         start = day.start("day")  # "el día 20": the number is the date
     if span.type == AGE and _AGE_ABBREVIATION_DOT.search(text, span.start, end):
@@ -621,6 +623,12 @@ _BASQUE_SIDE = re.compile(r"\d\.?[ \t]*(?:ezk|esk)$")
 # (a dot before a comma, a bracket or the line's end; before a dash it ends the sentence:
 # "3. ezk. — 20800 Zarautz", the notes' dev half)
 _ABBREVIATION_DOT = re.compile(r"\.(?=[,;)]|[ \t]*$)", re.MULTILINE)
+
+
+# A professional body's honorific title right before the body's span the model found
+# (``Ilustre Colegio Oficial de Médicos de Cáceres``, Catalan ``Il·lustre Col·legi``): part of
+# its name, as the guide splits write it 4 of 4 (MEDDOCAN has none).
+_HONORIFIC_BEFORE = re.compile(r"(?<![^\W_])(?:Ilustre|ILUSTRE|Il·lustre|IL·LUSTRE|Il\.lustre)[ \t]+\Z")
 
 
 # The word "día" before a day's number alone (``el día 20``, ``el mismo día 15``): the notes
