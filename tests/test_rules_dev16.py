@@ -147,3 +147,17 @@ def test_a_bodys_honorific_title_is_part_of_its_name():
     text = "N.º 0219 884 517\nIlustre Colegio Oficial de Médicos de Soria\n"
     spans = spans_of(text, [("Colegio Oficial de Médicos de Soria", "INSTITUCION")])
     assert ("Ilustre Colegio Oficial de Médicos de Soria", "INSTITUCION") in spans
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("- Trabajó treinta años de operaria de conservas en Conservas Ría SA; se jubiló", "operaria de conservas"),
+        ("Trabaja a turnos como\noperador de planta en el complejo industrial.", "operador de planta"),
+        ("Vive en la isla desde 2019. Trabaja\ncomo patrón de embarcación para una empresa.", "patrón de embarcación"),
+    ],
+)
+def test_a_job_after_years_in_words_shifts_or_a_line_break(text, job):
+    from deid_crf.deid.recognizers.work import find_professions
+
+    assert [text[a:b] for a, b, _ in find_professions(text)] == [job]

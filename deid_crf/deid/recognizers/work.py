@@ -34,6 +34,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import (
     OTHER_SUBJECT,
     SP,
@@ -52,9 +53,13 @@ from deid_crf.text.spans import RULE, PHISpan
 PROFESSION = "PROFESION"
 
 # How long or since when someone worked, between the verb and "como" or "de" ("trabajó
-# 30 años de operaria", "treballà tota la vida com a pagès", "trabaja desde 2021 como").
+# 30 años de operaria", "trabajó treinta años de operaria", "treballà tota la vida com a
+# pagès", "trabaja desde 2021 como").
 _WORKED_FOR = (
-    rf"(?:{SP}+(?:durante{SP}+)?(?:(?:unos|casi|más{SP}+de){SP}+)?(?:\d{{1,2}}|muchos|varios|pocos){SP}+años"
+    rf"(?:{SP}+(?:durante{SP}+)?(?:(?:unos|casi|más{SP}+de){SP}+)?(?:\d{{1,2}}|muchos|varios|pocos"
+    rf"|{number_words.BELOW_HUNDRED}){SP}+años"
+    # or how ("trabaja a turnos como operador de planta")
+    rf"|{SP}+a{SP}+turnos"
     rf"|{SP}+(?:toda{SP}+(?:la{SP}+|su{SP}+)?vida|tota{SP}+la{SP}+vida)"
     # or since when ("trabaja desde 2021 como bartender", "desde hace 3 años de")
     rf"|{SP}+desde{SP}+(?:(?:19|20)\d\d|hace{SP}+\S+{SP}+años))?"
@@ -63,7 +68,8 @@ _CUE = (
     r"(?:(?<!\w)(?:trabaja(?:ba|ndo)?|trabajó|trabajado|trabajar|ejerce|ejercía|ejerció"
     r"|treballa|treballava|treballà|treballar|traballa|traballaba|traballou)"
     # (the job may open the next line of a wrapped note: "a trabajar de⏎    tornero en Orbea")
-    rf"{_WORKED_FOR}{SP}+(?:como|de|com{SP}+a)(?:{SP}+|{SP}*\n{SP}*)"
+    # (and "como" may open it: "Trabaja⏎como patrón de embarcación")
+    rf"{_WORKED_FOR}(?:{SP}+|{SP}*\n{SP}*)(?:como|de|com{SP}+a)(?:{SP}+|{SP}*\n{SP}*)"
     rf"|(?<!\w)(?:de{SP}+)?profesión(?:{SP}+(?:declarada|habitual|actual))?{SP}*[:,]?{SP}*"
     rf"|(?<!\w)(?:ocupación|oficio){SP}*:{SP}*"
     rf"|(?<!\w)(?:su|un){SP}+(?:trabajo|empleo|puesto){SP}+como{SP}+"
