@@ -161,3 +161,25 @@ def test_a_job_after_years_in_words_shifts_or_a_line_break(text, job):
     from deid_crf.deid.recognizers.work import find_professions
 
     assert [text[a:b] for a, b, _ in find_professions(text)] == [job]
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("Ingresó el 3 de noviembre. El día 9 presenta un cuadro confusional.", ["3 de noviembre", "9"]),
+        ("el 3 de novembre. IOT el mateix dia 7. PaO2/FiO2 84.", ["3 de novembre", "7"]),
+        # a stay's or a treatment's day count, and a note without a written date (MEDDOCAN's)
+        ("Ingresó el 3 de noviembre. El día 19 de ingreso se inició NP; el día 31 postrasplante.", ["3 de noviembre"]),
+        ("En el día 12 se apreció resolución de la insuficiencia respiratoria.", []),
+    ],
+)
+def test_the_day_after_el_dia_in_a_note_that_writes_a_day_and_month(text, dates):
+    from deid_crf.deid.recognizers.dates import find_dates
+
+    assert [text[a:b] for a, b, _ in find_dates(text)] == dates
+
+
+def test_the_word_dia_left_of_a_day_is_no_date():
+    text = "Ingresó el 3 de noviembre. Se inició apixabán el día 20. Valorada por Logopedia."
+    spans = spans_of(text, [("día 20", "FECHAS")])
+    assert ("20", "FECHAS") in spans and ("día", "FECHAS") not in spans

@@ -517,6 +517,32 @@ def _bare_days(text: str, found: Anchors) -> Iterator[Span]:
         yield day.span("date")
 
 
+# The day's number after "el día" (``El día 9 presenta un cuadro confusional``, ``el mismo día
+# 15``, Catalan ``el mateix dia 7``) in a note that writes a date with its day and month in
+# words (``3 de noviembre``): the guide splits annotate the number, 16 of 16 in such notes.
+# MEDDOCAN counts a stay's or a treatment's days so (``en el día 12 se apreció``, ``el día 2
+# con líquido``: 10 in train and dev, all unannotated), and none of its documents that do
+# writes such a date. Not before ``de``, ``del`` (``el día 19 de ingreso``, a written date's
+# ``el día 20 de noviembre``), ``post…`` (``postoperatorio``, ``postrasplante``) or a unit.
+_DIA_AND_DAY = re.compile(
+    rf"(?<!\w)(?:[Ee]l|[Dd]el|[Mm]ismo|[Mm]ateix){SP}+(?:d[ií]a|D[IÍ]A){SP}+(?P<date>\d{{1,2}})(?![\w/:°º%.,-]\d|[\w/°º%-])"
+    rf"(?!{SP}*(?:de|del|d['’]|post\w*|\+|años|h)(?!\w))",
+    re.IGNORECASE,
+)
+_DAY_AND_MONTH_IN_WORDS = re.compile(
+    rf"(?<![\w/])\d{{1,2}}{SP}+(?:de{SP}+|d['’])?(?:{'|'.join(_MONTH_NAMES)})(?!\w)", re.IGNORECASE
+)
+
+
+def _days_after_dia(text: str, found: Anchors) -> Iterator[Span]:
+    """A day's number after ``el día`` in a note that writes a day and a month (see above)."""
+    if not found.months or not _DAY_AND_MONTH_IN_WORDS.search(text):
+        return
+    for m in _DIA_AND_DAY.finditer(text):
+        if 1 <= int(m.group("date")) <= 31:
+            yield m.span("date")
+
+
 def _days_alone(text: str, found: Anchors) -> Iterator[Span]:
     """A day alone after a part of the day or in an interval of two days (see above)."""
     for m in _DEL_AND_DIGIT.finditer(text):
@@ -602,6 +628,7 @@ _FINDERS: tuple[Callable[[str, Anchors], Iterator[Span]], ...] = (
     _cell_day_month,
     _padded_day_month,
     _days_alone,
+    _days_after_dia,
     _bare_days,
     _seasons,
     _years,

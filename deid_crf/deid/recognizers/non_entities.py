@@ -60,6 +60,7 @@ NAME_TYPES = ("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO")
 _FUNCTION_WORDS = frozenset("de del la el los las y e en a al".split())
 _NEIGHBOURHOOD_WORDS = frozenset("barrio barriada barri".split())  # the generic word alone
 _TIMES_OF_DAY = frozenset("mañana tarde noche mediodía desayuno comida cena merienda".split())
+_DAY_WORDS = frozenset(("día", "dia"))  # the word alone is no date
 
 
 def is_fragment(text: str, span: PHISpan) -> bool:
@@ -76,6 +77,8 @@ def is_fragment(text: str, span: PHISpan) -> bool:
         return True
     if words.lower() in _NEIGHBOURHOOD_WORDS:
         return True  # "barriada" left of "barriada Príncipe Alfonso" once the place is cut off
+    if span.type == DATE and words.lower() in _DAY_WORDS:
+        return True  # "día" left of the model's "día 20" once the rules' "20" is cut off
     if span.type == INSTITUTION and words.isalpha() and words.islower():
         return normalize(words) not in listed_body_keys()  # "sergas" in a note in lower case is one
     if span.type in NAME_TYPES:
