@@ -84,6 +84,7 @@ from deid_crf.deid.recognizers.labelled_ids import (
     staff_before_their_numbers,
     staff_numbers_after_names,
 )
+from deid_crf.deid.recognizers.lower_case_names import find_lower_case_names
 from deid_crf.deid.recognizers.marks import find_tattoos
 from deid_crf.deid.recognizers.names import (
     STAFF,
@@ -271,6 +272,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
             ("NOMBRE_SUJETO_ASISTENCIA",),
             find_labelled_patients,
             "the name in a Paciente:/Nome:/Pacient: field",
+        ),
+        Recognizer(
+            "lower_case_name",
+            ("NOMBRE_SUJETO_ASISTENCIA", STAFF, RELATIVE),
+            find_lower_case_names,
+            "names in lower case in a note in lower case: la enfermera montse, su mujer, graciela,",
         ),
         Recognizer(
             "called_name",
@@ -715,7 +722,7 @@ def prepare() -> None:
     country and occupation tables): worker processes forked after this share them
     instead of each building them again, about 0.1 s of a core per worker. The
     patterns come from the kept ones (:mod:`deid_crf.io.pattern_cache`)."""
-    from deid_crf.deid.recognizers import addresses, institutions, phones, places, work
+    from deid_crf.deid.recognizers import addresses, institutions, lower_case_names, phones, places, work
     from deid_crf.io.pattern_cache import kept_compiles
 
     builders = (
@@ -733,6 +740,7 @@ def prepare() -> None:
         addresses._towns,
         work.occupation_words,
         phones._shortest_national_number,
+        lower_case_names.clinical_words,
     )
     with kept_compiles():
         for build in builders:
