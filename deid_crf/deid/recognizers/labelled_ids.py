@@ -108,10 +108,6 @@ FIELDS: tuple[Field, ...] = (
         PATIENT_ID,
         opens="cdhnst",
     ),
-    # Aragón's card code, CIA (código de identificación autonómico), in any case ("cia
-    # FROH650219312" in a note typed in lower case): only a card's shape, four letters and the
-    # digits, as "cía" is also a company's abbreviation.
-    Field(r"(?i:CIA)", PATIENT_ID, word=True, shape=r"[A-Za-z]{4}[0-9]{8,10}", opens="c"),
     Field(rf"(?i:historia{SP}+cl[ií]nica)", PATIENT_ID, word=True, opens="h"),
     # "pasaporte AW718233", "pasaporte colombiano AW718233": a nationality may come between;
     # some countries' passports are digits only ("Pasaporte boliviano 11384207").
@@ -129,9 +125,10 @@ FIELDS: tuple[Field, ...] = (
         PATIENT_ID,
         opens="bcnp",
     ),
-    # Aragón's health card code ("CIA: AR0458837102", "CIA ARA0144910356"); a word too
-    # (atrial septal defect).
-    Field(r"CIA", PATIENT_ID, word=True, shape=r"[A-Z]{2,4}[0-9]{8,12}", opens="c"),
+    # Aragón's health card code ("CIA: AR0458837102", "CIA ARA0144910356"), in any case ("cia
+    # FROH650219312" in a note typed in lower case); a word too (atrial septal defect), and
+    # "cía" a company's: only a card's shape, capitals and digits.
+    Field(r"(?i:CIA)", PATIENT_ID, word=True, shape=r"[A-Z]{2,4}[0-9]{8,12}", opens="c"),
     # (GHIC and EHIC: the British and the English name of the European health card, TSE)
     Field(r"N\.?A\.?S\.?S\.?|NSS|NAF|TSE|GHIC|EHIC", INSURANCE_ID, opens="egnt"),
     Field(rf"(?i:{_NUMBER_SIGN}{_OF}(?:afiliaci[oó]n|(?:la{SP}+)?seguridad{SP}+social))", INSURANCE_ID, opens="n"),
