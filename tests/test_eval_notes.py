@@ -37,9 +37,10 @@ SPLITS = (
     "dev14",
     "dev15",
     "dev16",
+    "dev17",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9 and
-# dev16 in real notes' formats
+)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9, dev16
+# and dev17 in real notes' formats
 NGRAM = 8
 
 

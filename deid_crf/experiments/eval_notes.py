@@ -55,6 +55,7 @@ SPLITS = (
     "dev14",
     "dev15",
     "dev16",
+    "dev17",
     "test",
 )
 
