@@ -183,3 +183,35 @@ def test_the_word_dia_left_of_a_day_is_no_date():
     text = "Ingresó el 3 de noviembre. Se inició apixabán el día 20. Valorada por Logopedia."
     spans = spans_of(text, [("día 20", "FECHAS")])
     assert ("20", "FECHAS") in spans and ("día", "FECHAS") not in spans
+
+
+def test_a_signature_legend_without_equals_and_a_catalan_nurses_column():
+    text = (
+        "| Data          | Torn | Registre                         | Inf. |\n"
+        "| 23/11         | M    | Torna de quiròfan. EVA 3.        | AMP  |\n"
+        "| 24/11         | N    | Dorm 5 h.                        | JCV  |\n"
+        "\nLlegenda: AMP Anna Mir Parera (n.º 40881) · JCV Joan Casals Vidal\n"
+    )
+    staff = [s for s, t in spans_of(text) if t == "NOMBRE_PERSONAL_SANITARIO"]
+    assert staff.count("AMP") == 2 and staff.count("JCV") == 2
+    assert "Anna Mir Parera" in staff and "Joan Casals Vidal" in staff
+    # capitals before a name that are not its initials are no legend
+    other = "Leyenda: HTA Juan Pérez"
+    assert "HTA" not in [s for s, t in spans_of(other) if t == "NOMBRE_PERSONAL_SANITARIO"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Vive con su mujer. Dos hijas: Marisa, profesora, y Ana.", ("Dos hijas", "FAMILIARES_SUJETO_ASISTENCIA")),
+        ("Cognoms, nom: MEBARKI, ABDELKADER\nSIP: 3391048", ("MEBARKI", "NOMBRE_SUJETO_ASISTENCIA")),
+        ("trabajadora social (Itziar Olabarria, ext.\n4520) contacta", ("4520", "NUMERO_TELEFONO")),
+        ("hasta el alta. Extensión de la unidad: 5531.\n", ("5531", "NUMERO_TELEFONO")),
+    ],
+)
+def test_numbered_kin_before_names_surnames_first_in_catalan_and_extensions(text, expected):
+    assert expected in spans_of(text)
+
+
+def test_a_field_label_of_kin_without_a_numeral_stays_a_label():
+    assert spans_of("Hijos: Marisa y Ana.") == []

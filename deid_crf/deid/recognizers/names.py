@@ -437,7 +437,7 @@ _PATIENT_FIELD = _name_field(
     rf"paciente|pacient|nombre|nom|nome|izena|nombre{SP}+y{SP}+apellidos|apellidos{SP}+y{SP}+nombre"
     rf"|nome{SP}+e{SP}+apelidos|nom{SP}+i{SP}+cognoms|usuari[oa]"
     # the surnames first (``Cognoms i nom ..... BOUKHALFA MERABET, NADIA``)
-    rf"|cognoms{SP}+i{SP}+nom|apelidos{SP}+e{SP}+nome|apellidos,?{SP}+nombre|abizenak{SP}+eta{SP}+izena"
+    rf"|cognoms,?{SP}+(?:i{SP}+)?nom|apelidos,?{SP}+(?:e{SP}+)?nome|apellidos,?{SP}+nombre|abizenak{SP}+eta{SP}+izena"
     # the surnames' own field (``Cognoms: LIN``, ``Apellidos ..... PETROSYAN``): a surname alone
     # is what the model passes over (the guide splits, 3 of 3 such one-word fields missed)
     rf"|apellidos|apelidos|cognoms|abizenak"

@@ -130,7 +130,12 @@ _LABELLED_NUMBER = re.compile(rf"(?=[(+\d]|\s\d)\(?\+?{SP}?(\d(?:\)?[ .-]?\d){{6
 _PAGER = re.compile(rf"\bbusca(?:personas)?[.:]?{SP}*(?:n[º°o]\.?{SP}*)?(\d{{4,5}}(?:-?{SP}?\d{{4}})?)(?![\w]|[.,-]\d)")
 # An extension alone ("Control enfermería 4B: ext. 69421", "(Begoña …, ext. 54321)"): the
 # notes annotate it as a phone (P14.1); after a number it is inside the phone's span already.
-_EXTENSION_ALONE = re.compile(rf"\b(?i:ext|extensi[oó]n)\.?{SP}*:?{SP}*(\d{{3,6}})(?![\w]|[.,-]\d)")
+# (also whose it is before a colon, "Extensión de la unidad: 5531", and across a wrapped
+# line's break, "ext.⏎4520")
+_EXTENSION_ALONE = re.compile(
+    rf"\b(?i:ext|extensi[oó]n)\.?(?:{SP}+(?i:de{SP}+(?:la|el){SP}+)[^\W\d_]+{SP}*(?=:))?{SP}*:?{SP}*\n?{SP}*"
+    rf"(\d{{3,6}})(?![\w]|[.,-]\d)"
+)
 
 
 def _label(before: str) -> re.Match[str] | None:

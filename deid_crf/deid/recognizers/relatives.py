@@ -123,10 +123,11 @@ _BEFORE = (
     r"|els|les|als|dels|pels|os|as)\b|(?<![^\W\d_])[LlDd]['’])"
 )
 # A numeral is guard enough: "tiene dos hijos".
+# (before a colon only with a numeral, "Dos hijas: Marisa, …": a field's label has none)
 _KIN_PHRASE = re.compile(
     rf"(?:(?<!\w)(?={_NUMERAL}{SP}+{_KIN_WORD})|{_BEFORE}{SP}*)"
-    rf"(?P<phrase>(?:{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?)"
-    rf"(?![\w\-:])(?!{SP}*:)",
+    rf"(?P<phrase>(?P<numeral>{_NUMERAL}{SP}+)?{_KIN_WORD}(?:{SP}+{_QUALIFIER})?)"
+    rf"(?![\w\-])(?(numeral)(?!{SP}*:{SP}*(?-i:[a-zñáéíóú]))|(?!{SP}*:))",
     re.MULTILINE | re.IGNORECASE,
 )
 # A kinship phrase that says whose a phone is (``tel. hija 659 …``, Galician ``móbil da
@@ -357,12 +358,17 @@ def _is_relative_phrase(text: str, m: re.Match[str]) -> bool:
     if phrase.islower():
         return True
     start, end = m.span("phrase")
+    named_after = "numeral" in m.re.groupindex and m.group("numeral") and _NAMES_AFTER_COLON.match(text, end)
     return (
         phrase[0].isupper()
         and phrase[1:].islower()
         and _SENTENCE_START.search(text, max(0, start - 4), start) is not None
-        and _LOWER_WORD_OR_COMMA.match(text, end) is not None
+        and (_LOWER_WORD_OR_COMMA.match(text, end) is not None or bool(named_after))
     )
+
+
+# A numbered kinship phrase and their names after a colon ("Dos hijas: Marisa, …").
+_NAMES_AFTER_COLON = re.compile(rf"{SP}*:{SP}*[{UPPER}]")
 
 
 # An age later in a relative's sentence is the relative's (``Madre fallecida a los 48

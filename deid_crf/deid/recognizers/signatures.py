@@ -202,15 +202,20 @@ def staff_initials(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 # model took it for, and so are the capitals (and, by staff_initials, wherever else they
 # sign).
 _PERSON_TYPES = frozenset(("NOMBRE_SUJETO_ASISTENCIA", "FAMILIARES_SUJETO_ASISTENCIA", STAFF))
+# (or a space for "=", as a Catalan nursing sheet's ``Llegenda: AMP Anna Mir Parera · JCV Joan
+# Casals Vidal``: the initials must be the name's all the same)
 _LEGEND = re.compile(
-    rf"(?<![\w.])(?P<initials>[{UPPER}]{{2,4}}){SP}*={SP}*"
+    rf"(?<![\w.])(?P<initials>[{UPPER}]{{2,4}})(?:{SP}*={SP}*|{SP}+(?=[{UPPER}][a-zñáéíóúàèòïüç]))"
     rf"(?P<name>{_STAFF_NAME_WORD.pattern}(?:{SP}+(?:(?:de|del|la|y|i){SP}+)?{_STAFF_NAME_WORD.pattern}){{1,4}})"
 )
 
 
+_LEGEND_LABEL = re.compile(r"(?i:leyenda|llegenda|lenda|legenda)")
+
+
 def signature_legends(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each legend's name and initials made staff spans (see above)."""
-    if "=" not in text:
+    if "=" not in text and not _LEGEND_LABEL.search(text):
         return list(spans)
     out = list(spans)
     for m in _LEGEND.finditer(text):

@@ -53,7 +53,9 @@ _HEADERS = {
     **dict.fromkeys(("nhc", "hc", "historia", "n historia", "no historia", "historia clinica", "cip", "sip"), _RECORD),
     **dict.fromkeys(
         ("enf", "enfermera", "enfermero", "enfermeria", "due", "medico", "metge", "responsable", "firma", "mir")
-        + ("adjunto", "adjunta", "resp", "tcae", "facultativo", "medico responsable", "enf responsable"),
+        + ("adjunto", "adjunta", "resp", "tcae", "facultativo", "medico responsable", "enf responsable")
+        # Catalan and Galician nurses' columns ("| Data | Torn | Registre | Inf. |")
+        + ("inf", "infermera", "infermer", "infermeria", "enfermeira", "enfermeiro"),
         _STAFF,
     ),
     **dict.fromkeys(("parentesco", "relacion", "vinculo", "parentiu"), _KINSHIP),
