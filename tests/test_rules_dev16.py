@@ -1,5 +1,7 @@
-"""Rules for what the guide splits dev–dev16 still missed at the stop after 8421b78: the
-word ``día`` before a day's number, a relative's age in words after ``de``."""
+"""Rules for what the guide splits dev–dev17 still missed at the stop after 8421b78: the
+word ``día`` and the day after ``el día``, a relative's age in words, patients' names in table
+rows and surnames-first fields, forms' label/value tables, feasts, ages' unit letters, jobs,
+phones and extensions, signature legends, interval ends and entry headings."""
 
 from __future__ import annotations
 
@@ -215,3 +217,17 @@ def test_numbered_kin_before_names_surnames_first_in_catalan_and_extensions(text
 
 def test_a_field_label_of_kin_without_a_numeral_stays_a_label():
     assert spans_of("Hijos: Marisa y Ana.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("- Ictericia: fototerapia del 30/10 al 2/11.\n- Alimentación por sonda.", ["30/10", "2/11"]),
+        ("bicarbonato al 2/3 Molar en 2 h", []),
+        ("— LBU\n\nMiércoles 4-XI\nEncefalopatía grado I. Come solo.", ["Miércoles 4-XI"]),
+    ],
+)
+def test_an_intervals_end_day_month_and_an_entrys_heading_alone_on_its_line(text, dates):
+    from deid_crf.deid.recognizers.dates import find_dates
+
+    assert [text[a:b] for a, b, _ in find_dates(text)] == dates

@@ -140,6 +140,11 @@ _WEEKDAY_ALONE = re.compile(
 # A day/month without a year after "el" (``colocada el 19/02``, ``EL 17/02``, ``el 10/3``),
 # but not a fraction (``el 2/3 de los pacientes``).
 _DAY_MONTH = re.compile(rf"\b(?i:el|del|día){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))")
+# and the end of an interval of two (``fototerapia del 30/10 al 2/11``; not a concentration's
+# ``bicarbonato al 2/3 Molar``, which no ``del`` and day/month opens)
+_INTERVAL_END_DAY_MONTH = re.compile(
+    rf"\b(?i:del){SP}+\d\d?/\d\d?{SP}+(?i:al){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))"
+)
 # A two-digit day/month alone in a table cell (``| 03/03 |``) or opening a line before a
 # time, a dash or a bracket, maybe after the shift's letter (``13/01 9:40 — Primer día
 # en planta``, ``04/03 M — Tranquila``, ``06/04 (sábado) —``): a ward list's, a
@@ -165,14 +170,15 @@ _MEASURE_WIDTH = 40
 
 
 # A weekday (or its abbreviation) and the day, maybe with the month, opening a progress
-# note's entry, before its dash and maybe the time (``vie 18 — …``, ``mar 15-oct — …``,
+# note's entry, before its dash and maybe the time or alone on its line (``vie 18 — …``, ``mar 15-oct — …``,
 # ``miér 4 feb — …``, ``Dom 02/11 – …``, ``Mar 04/11 09:15 – …``, ``viernes 28/11 — …``, a
 # Roman month: ``Miér 4-III — …``).
 _ENTRY_WEEKDAY_DAY = re.compile(
     rf"^[ \t]*(?P<date>(?i:{_WEEKDAY_ABBREVIATIONS}|{_WEEKDAY})\.?,?{SP}+(?P<day>\d{{1,2}})"
     rf"(?:(?:-|{SP}+)(?i:{'|'.join(MONTH_ABBREVIATIONS)})\.?|-(?:XII|XI|IX|X|VIII|VII|VI|IV|V|III|II|I)"
     rf"|/(?P<month>\d{{1,2}})(?!/\d))?)"
-    rf"(?={SP}+(?:\d{{1,2}}[:h.]\d\d{SP}+)?[—–-]{SP})",
+    # (or alone on its line, an entry's heading: "Miércoles 4-XI⏎Encefalopatía grado I")
+    rf"(?={SP}+(?:\d{{1,2}}[:h.]\d\d{SP}+)?[—–-]{SP}|{SP}*$)",
     re.MULTILINE,
 )
 # A Basque date, the year first: ``2025eko otsailaren 26a``, ``2024ko martxoaren 3an``
@@ -563,6 +569,10 @@ def _day_month(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_DAY_MONTH, text, found):
         if _valid(2000, int(m.group(3)), int(m.group(2))):
             yield m.start("date"), m.end("date")
+    if found.day_slashes:
+        for m in _INTERVAL_END_DAY_MONTH.finditer(text):
+            if _valid(2000, int(m.group(3)), int(m.group(2))):
+                yield m.start("date"), m.end("date")
 
 
 def _cell_day_month(text: str, found: Anchors) -> Iterator[Span]:
