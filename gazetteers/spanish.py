@@ -239,6 +239,7 @@ _OCCUPATIONS = """
     feriante fresador granjero guarnicionero joyero librero maquinista mensajero militar modisto
     pastelero pocero quiosquero relojero sastre tapicero teleoperador tractorista vaquero viticultor
     vendimiador afilador herrador leñador molinero curtidor talabartero descorchador picador aparador
+    quesero envasador gerocultor pelotari ertzaina arrantzale enfermeiro tendeiro dependenta bomber
 """
 OCCUPATION_STEMS = tuple(_OCCUPATIONS.split())
 # Seasons (P6.2: "Otoño del 2017"), a date when a year follows them.

@@ -231,3 +231,20 @@ def test_an_intervals_end_day_month_and_an_entrys_heading_alone_on_its_line(text
     from deid_crf.deid.recognizers.dates import find_dates
 
     assert [text[a:b] for a, b, _ in find_dates(text)] == dates
+
+
+@pytest.mark.parametrize(
+    ("text", "jobs"),
+    [
+        ("Su esposa, María Dolores Chimbo (envasadora en un almacén de lechugas), y dos hijos.", ["envasadora"]),
+        ("Truca el nebot: és bomber a Badalona, vindrà dijous.", ["bomber"]),
+        ("Su hijo Koldo, ertzaina en Donostia, se queda esta noche.", ["ertzaina"]),
+        ("Pregunta por su nieto, Unai, arrantzale en Bermeo.", ["arrantzale"]),
+        # a clinician's word in apposition is a role more often than a relative's job
+        ("Lo valora su médico, enfermero en Urgencias, que lo deriva.", []),
+    ],
+)
+def test_a_listed_job_in_apposition_before_where_it_is_done(text, jobs):
+    from deid_crf.deid.recognizers.work import find_professions
+
+    assert [text[a:b] for a, b, _ in find_professions(text)] == jobs

@@ -180,9 +180,13 @@ _JOB_BEFORE_RETIRED = re.compile(
 # en Transportes …``, ``(pasaporte …), operario en Frigoríficos …``): the job, whatever the
 # span before the comma (the guide splits 2 of 2; the apposition to a person is
 # professions_in_apposition's).
+# (also in brackets, "(envasadora en un almacén …)", and before Catalan or Galician "a"/"na"/
+# "no" and a capital, "és bomber a Badalona"; in a note in lower case before any word,
+# "(quesero en cabrales)")
 _JOB_AT_EMPLOYER = re.compile(
-    rf"(?:,|\))(?:{SP}*|{SP}*\n{SP}*)(?P<head>{_WORD})(?P<rest>(?:{SP}+(?:de|del|de{SP}+la){SP}+{_WORD})?)"
-    rf"(?={SP}+en{SP}+(?:(?:el|la|los|las){SP}+)?[{UPPER}])"
+    rf"(?:,|\)|\(|(?<!\w)(?:és|fou|foi){SP}+)(?:{SP}*|{SP}*\n{SP}*)(?P<head>{_WORD})"
+    rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la){SP}+{_WORD})?)"
+    rf"(?={SP}+(?:en|a|na|no){SP}+(?:(?P<article>el|la|los|las|un|una|o|a){SP}+)?(?P<next>[^\W\d_]))"
 )
 
 
@@ -259,11 +263,19 @@ def find_professions(text: str) -> Iterator[Match]:
     ]
     if any(cue in text for cue in _WORKPLACE_CUES):  # (few texts hold one: plain substrings first)
         listed += [m for m in _JOB_BEFORE_WORKPLACE.finditer(text) if _is_unlisted_job(text, m)]
-    listed += [
-        m
-        for m in _JOB_AT_EMPLOYER.finditer(text)
-        if (head := m.group("head")).islower() and head in occupation_words() and head not in _CLINICIAN_WORDS
-    ]
+    lower_case_note = None
+    for m in _JOB_AT_EMPLOYER.finditer(text):
+        head = m.group("head")
+        if not head.islower() or head not in occupation_words() or head in _CLINICIAN_WORDS:
+            continue
+        # a capital after "en", a workplace after an article ("en un almacén"), or any word in a
+        # note in lower case
+        if not m.group("next").isupper() and m.group("article") is None:
+            if lower_case_note is None:
+                lower_case_note = is_lower_case_note(text)
+            if not lower_case_note:
+                continue
+        listed.append(m)
     cued = finditer_at(_PROFESSION, text, _cue_starts(text))
     seen = set()  # a job after "trabaja como" is one after "como" too
     for m in sorted([*cued, *listed], key=lambda m: m.start("head")):
