@@ -213,6 +213,34 @@ HOLIDAYS = (
     "puente de Todos los Santos",
     "Magosto",
 )
+# Spanish hospitals that notes name by their short name alone (``consulta de Hemostasia de
+# Valdecilla``, ``operada en son espases``, ``derivo al molina orosa``), written for this
+# project from the hospitals' own common names; only names that denote the hospital and
+# little else (not ``La Paz``, ``La Fe``, ``Cruces``, ``Insular``, ``Ramón y Cajal``, ``Doce de
+# Octubre``: also words, places or streets).
+HOSPITAL_SHORT_NAMES = (
+    "Valdecilla",
+    "Marqués de Valdecilla",
+    "Son Espases",
+    "Son Llàtzer",
+    "Son Dureta",
+    "Can Misses",
+    "Can Ruti",
+    "Txagorritxu",
+    "Vall d'Hebron",
+    "Vall d'Hebrón",
+    "Valle de Hebrón",
+    "Germans Trias",
+    "Germans Trias i Pujol",
+    "Arrixaca",
+    "La Arrixaca",
+    "Cabueñes",
+    "Gregorio Marañón",
+    "Río Hortega",
+    "Molina Orosa",
+    "Parc Taulí",
+    "Valme",
+)
 # Everyday job words (PROFESION, P7.1) that a note puts after "que es", "antiguo" or "ES"
 # ("el hijo mayor, que es camionero"): written for this project, masculine forms, the
 # feminine derived by :func:`occupation_words` ("-o" → "-a", "-or" → "-ora"; "-ista",

@@ -248,3 +248,20 @@ def test_a_listed_job_in_apposition_before_where_it_is_done(text, jobs):
     from deid_crf.deid.recognizers.work import find_professions
 
     assert [text[a:b] for a, b, _ in find_professions(text)] == jobs
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("estudio en la consulta de Hemostasia de Valdecilla y de la variante", ["Valdecilla"]),
+        ("cataratas operadas en son espases (primavera 2025).", ["son espases"]),
+        ("Consulta de COT en Can Misses el martes 19 de agosto.", ["Can Misses"]),
+        # inside the hospital's full name, and an address of a street named alike
+        ("Hospital Universitario Marqués de Valdecilla", []),
+        ("vive en Gregorio Marañón, 5, 2.º", []),
+    ],
+)
+def test_a_hospital_by_its_short_name(text, names):
+    from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_short_names
+
+    assert [text[a:b] for a, b, _ in find_hospital_short_names(text)] == names

@@ -63,7 +63,11 @@ from deid_crf.deid.recognizers.common import (
 from deid_crf.deid.recognizers.dates import dates_with_their_basque_weekday, dates_with_their_year, find_dates
 from deid_crf.deid.recognizers.dictation import find_dictated_numbers
 from deid_crf.deid.recognizers.foreign_hospitals import find_foreign_hospitals
-from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_acronyms, find_hospital_kinds
+from deid_crf.deid.recognizers.hospital_acronyms import (
+    find_hospital_acronyms,
+    find_hospital_kinds,
+    find_hospital_short_names,
+)
 from deid_crf.deid.recognizers.institutions import (
     HOSPITAL,
     areas_with_their_place,
@@ -253,6 +257,9 @@ RECOGNIZERS: dict[str, Recognizer] = {
             "foreign_hospital", (HOSPITAL,), find_foreign_hospitals, "a hospital abroad: Ospedale …, … lasarett"
         ),
         Recognizer("hospital_kind", (HOSPITAL,), find_hospital_kinds, "a hospital's kind alone: del Clínico"),
+        Recognizer(
+            "hospital_short_name", (HOSPITAL,), find_hospital_short_names, "a hospital's short name: de Valdecilla"
+        ),
         Recognizer("neighbourhood", (TERRITORY,), find_neighbourhoods, "the name after barrio de, del or de la"),
         Recognizer("home_place", (COUNTRY, TERRITORY), find_home_places, "the place after natural de, reside en…"),
         Recognizer(
