@@ -265,3 +265,16 @@ def test_a_hospital_by_its_short_name(text, names):
     from deid_crf.deid.recognizers.hospital_acronyms import find_hospital_short_names
 
     assert [text[a:b] for a, b, _ in find_hospital_short_names(text)] == names
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("Hematuria microscópica persistente. Natural de\nBignona, región de Ziguinchor (Senegal).", "Bignona"),
+        ("El germà Ram viu a Doha (Qatar) i truca cada dia.", "Doha"),
+        ("la seva filla (Amélie, 30 anys, resident a Montpeller) vol saber", "Montpeller"),
+        ("Un hermano operado de lo mismo en\nArgel en los años 90.", "Argel"),
+    ],
+)
+def test_a_place_after_its_cue_on_the_next_line_or_in_catalan(text, place):
+    assert place in [s for s, t in spans_of(text) if t in ("TERRITORIO", "PAIS")]

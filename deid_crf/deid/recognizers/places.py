@@ -220,8 +220,11 @@ _HOME_CUES = (
     # before are found so; MEDDOCAN dev's output does not change
     *(f"{verb}(?:{SP}+(?:mañana|hoy|ayer|pronto))?{SP}+desde" for verb in _ARRIVING),
     *(f"{verb}{SP}+a" for verb in _MOVING),
+    # Catalan ("el germà viu a Doha", "resident a Montpeller")
+    *(f"viu{SP}+a", f"viuen{SP}+a", f"resident{SP}+a"),
 )
-_HOME_CUE = re.compile(rf"{letter_first(_HOME_CUES)}{SP}+(?P<place>{_NAME})")
+# (the place may open the next line of a wrapped note: "Natural de⏎Bignona")
+_HOME_CUE = re.compile(rf"{letter_first(_HOME_CUES)}(?:{SP}+|{SP}*\n{SP}*)(?P<place>{_NAME})")
 # Words that open a name which is not a place after those cues.
 # (an address is the street rules' and the model's: "domiciliado en C/ Esquíroz").
 _NOT_PLACE = (
@@ -429,8 +432,9 @@ def places_by_name(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
 # and dev, 2 of 188 are in no span ("criterios revisados de El Escorial"). A dual name is
 # taken in either language too ("Maó-Mahón": "Maó", "Mahón").
 TOWN_LISTS = ("municipalities.txt",)
+# (the town may open the next line of a wrapped note: "operado de lo mismo en⏎Argel")
 _TOWN_PREPOSITION = re.compile(
-    rf"(?<!\w)(?:[Ee]n|[Dd]e|[Dd]esde|[Hh]asta|a|[Pp]or|[Pp]ara|EN|DE|DESDE|HASTA|POR|PARA){SP}+\Z"
+    rf"(?<!\w)(?:[Ee]n|[Dd]e|[Dd]esde|[Hh]asta|a|[Pp]or|[Pp]ara|EN|DE|DESDE|HASTA|POR|PARA)(?:{SP}+|{SP}*\n{SP}*)\Z"
 )
 # One-word municipalities that are also Spanish words, which a heading capitalises ("Fecha de
 # Nacimiento", "Sala de Espera", "Plan de Cuidados"): those whose lower-case form is in the
