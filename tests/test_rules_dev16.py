@@ -278,3 +278,11 @@ def test_a_hospital_by_its_short_name(text, names):
 )
 def test_a_place_after_its_cue_on_the_next_line_or_in_catalan(text, place):
     assert place in [s for s, t in spans_of(text) if t in ("TERRITORIO", "PAIS")]
+
+
+def test_a_fiance_and_a_numbered_contacts_kinship_word_are_relatives():
+    text = "cuando se fijó la boda con su prometido, Rohan, ingeniero de software en Bombay (India)."
+    assert ("prometido", "FAMILIARES_SUJETO_ASISTENCIA") in spans_of(text)
+    assert ("Rohan", "FAMILIARES_SUJETO_ASISTENCIA") in spans_of(text)
+    contacts = "Contactes:  1) filla Núria — 654 30 18 92\n            2) nebot, Jordi Rovira — 937 90 44 15\n"
+    assert ("nebot", "FAMILIARES_SUJETO_ASISTENCIA") in spans_of(contacts)

@@ -115,7 +115,8 @@ _QUALIFIER = (
 # What may stand right before a kinship phrase: the start of a line, punctuation, a
 # determiner, a possessive, a preposition or a conjunction.
 _BEFORE = (
-    r"(?:^|[\n\r(\[;:,.\-–—•|·]|\b(?:el|la|los|las|un|una|unos|unas|su|sus|mi|mis|tu|tus|nuestr[oa]s?"
+    # (and a list item's number: "2) nebot, Jordi Rovira")
+    r"(?:^|[\n\r(\[;:,.\-–—•|·]|(?<=\d\))|\b(?:el|la|los|las|un|una|unos|unas|su|sus|mi|mis|tu|tus|nuestr[oa]s?"
     r"|a|al|de|del|con|por|para|sin|entre|y|e|o|u|ni|como|según|que|otro|otra|otros|otras"
     r"|seva|seves|seua|seues|seu|seus|i|amb|súa|súas|coa|co|cos|coas|da|do|das|meu|miña"
     # Catalan and Galician articles ("els néts", "dels fills", "os netos"), and the elided
@@ -227,7 +228,8 @@ _AGE_AFTER_RELATIVE = re.compile(rf"{SP}*,?{SP}*(?:de|con){SP}+")
 # the Basque ``ama`` (mother; Spanish ``ama de casa``): ``su ama fue intervenida``.
 _POSSESSIVE = r"(?:su|sus|mi|mis|tu|seva|seua|seu|súa|sua|nuestr[oa])"
 _PARTNER = re.compile(
-    rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|novi[oa]|compañer[oa]{SP}+sentimental"
+    rf"(?<!\w){_POSSESSIVE}{SP}+(?P<phrase>mujer|pareja|dona|home|muller|parella|parexa|novi[oa]|prometid[oa]"
+    rf"|compañer[oa]{SP}+sentimental"
     rf"|ama(?!{SP}+de{SP}+(?:casa|llaves|cr[ií]a)))"
     rf"(?![\w\-:])(?!{SP}*:)",
     re.IGNORECASE,
