@@ -286,3 +286,17 @@ def test_a_fiance_and_a_numbered_contacts_kinship_word_are_relatives():
     assert ("Rohan", "FAMILIARES_SUJETO_ASISTENCIA") in spans_of(text)
     contacts = "Contactes:  1) filla Núria — 654 30 18 92\n            2) nebot, Jordi Rovira — 937 90 44 15\n"
     assert ("nebot", "FAMILIARES_SUJETO_ASISTENCIA") in spans_of(contacts)
+
+
+@pytest.mark.parametrize(
+    ("text", "ages"),
+    [
+        ("Fecha de alta: 20/11/2026      Edad al alta: 22 días (EG corregida 37+3)", ["22 días"]),
+        ("Sexo: Varón     Edad a la extracción: 2 meses y 2 días\nDomicilio: c/ Mayor, 45", ["2 meses y 2 días"]),
+        ("Edad gestacional: 38 semanas", []),
+    ],
+)
+def test_a_babys_age_in_an_age_field(text, ages):
+    from deid_crf.deid.recognizers.ages import find_young_ages
+
+    assert [text[a:b] for a, b, _ in find_young_ages(text)] == ages

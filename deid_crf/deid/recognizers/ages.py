@@ -53,6 +53,15 @@ _NOT_AN_AGE = rf"(?!{SP}+de{SP}+(?:evoluci|duraci|fiebre|ingreso|tratamiento|est
 _AFTER_BABY = re.compile(rf"{letter_first(_BABIES)}(?i:{SP}+de{SP}+(?P<age>{_DURATION})(?!\w){_NOT_AN_AGE})")
 
 
+# A baby's age in an age field, maybe said when (``Edad al alta: 22 días``, ``Edad a la
+# extracción: 2 meses y 2 días``, ``Edad: 7 semanas``); not a gestational, corrected or bone
+# age (``Edad gestacional: 38 semanas``: no PHI, as the notes' README says).
+_YOUNG_AGE_FIELD = re.compile(
+    rf"(?<!\w)(?i:edad|edat|idade)(?:{SP}+(?i:al|a{SP}+la|en{SP}+el|a{SP}+l['’])(?:{SP}*[^\W\d_]+)?)?{SP}*:{SP}*"
+    rf"(?P<age>{_DURATION})(?!\w)"
+)
+
+
 # Every match of _OF_LIFE holds "vida" (ignoring case, as it does): a text without it,
 # three in four MEDDOCAN notes, is not searched for one.
 _LIFE = re.compile("vida", re.IGNORECASE)
@@ -60,7 +69,7 @@ _LIFE = re.compile("vida", re.IGNORECASE)
 
 def find_young_ages(text: str) -> Iterator[Match]:
     """Durations that are a baby's or child's age (see the module)."""
-    patterns = (_OF_LIFE, _AFTER_BABY) if _LIFE.search(text) else (_AFTER_BABY,)
+    patterns = (_OF_LIFE, _AFTER_BABY, _YOUNG_AGE_FIELD) if _LIFE.search(text) else (_AFTER_BABY, _YOUNG_AGE_FIELD)
     found = {(m.start("age"), m.end("age")) for pattern in patterns for m in pattern.finditer(text)}
     for start, end in sorted(found):
         yield start, end, AGE
