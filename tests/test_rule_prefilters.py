@@ -995,3 +995,37 @@ def test_days_alone_found_from_del_and_a_digit_are_those_a_scan_of_every_positio
             ):
                 expected.append(m.span("date"))
         assert sorted(set(dates._days_alone(text, dates.anchors(text)))) == sorted(set(expected)), text
+
+
+def test_the_young_age_fields_letter_first_pattern_finds_what_the_plain_one_does():
+    """``_YOUNG_AGE_FIELD`` opens with its first letter as a class before the look-behind
+    (a speed-up); it must match exactly where the plain ``(?<!\\w)(?i:edad|edat|idade)`` form
+    does."""
+    import random
+    import re
+
+    from deid_crf.deid.recognizers import ages
+
+    plain = re.compile(
+        ages._YOUNG_AGE_FIELD.pattern.replace(r"[EeIi](?<!\w[EeIi])(?i:dad|dat|dade)", r"(?<!\w)(?i:edad|edat|idade)")
+    )
+    assert plain.pattern != ages._YOUNG_AGE_FIELD.pattern
+    rng = random.Random(7)
+    pieces = [
+        "Edad",
+        "EDAD",
+        "edat",
+        "Idade",
+        "unidad",
+        "_edad",
+        "xEdad",
+        " al alta",
+        ":",
+        " ",
+        "3 días",
+        "2 meses",
+        "\n",
+    ]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 10)))
+        assert [m.span() for m in ages._YOUNG_AGE_FIELD.finditer(text)] == [m.span() for m in plain.finditer(text)]
