@@ -1029,3 +1029,39 @@ def test_the_young_age_fields_letter_first_pattern_finds_what_the_plain_one_does
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 10)))
         assert [m.span() for m in ages._YOUNG_AGE_FIELD.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+def test_the_job_at_employer_patterns_literal_first_alternatives_find_what_the_plain_ones_do():
+    """``_JOB_AT_EMPLOYER`` writes its Catalan/Galician cues as a literal then a look-behind
+    (a speed-up); it must match exactly where the plain ``(?<!\\w)(?:és|fou|foi)`` form does."""
+    import random
+    import re
+
+    from deid_crf.deid.recognizers import work
+    from deid_crf.deid.recognizers.common import SP
+
+    fast = work._JOB_AT_EMPLOYER.pattern
+    cues = f"é(?<!\\wé)s{SP}+|f(?<!\\wf)o[ui]{SP}+"
+    assert cues in fast
+    plain = re.compile(fast.replace(cues, f"(?<!\\w)(?:és|fou|foi){SP}+"))
+    rng = random.Random(11)
+    pieces = [
+        "és",
+        "fou",
+        "foi",
+        "xés",
+        "afou",
+        ", ",
+        "(",
+        ")",
+        "bomber",
+        "camarero",
+        " a ",
+        " en ",
+        " na ",
+        "Badalona",
+    ]
+    pieces += ["un ", "almacén", "\n"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        assert [m.span() for m in work._JOB_AT_EMPLOYER.finditer(text)] == [m.span() for m in plain.finditer(text)]

@@ -64,6 +64,9 @@ _YOUNG_AGE_FIELD = re.compile(
 )
 
 
+_FIELD_HINT = re.compile("dad|dat|DAD|DAT|Dad|Dat")
+
+
 # Every match of _OF_LIFE holds "vida" (ignoring case, as it does): a text without it,
 # three in four MEDDOCAN notes, is not searched for one.
 _LIFE = re.compile("vida", re.IGNORECASE)
@@ -71,8 +74,12 @@ _LIFE = re.compile("vida", re.IGNORECASE)
 
 def find_young_ages(text: str) -> Iterator[Match]:
     """Durations that are a baby's or child's age (see the module)."""
-    patterns = (_OF_LIFE, _AFTER_BABY, _YOUNG_AGE_FIELD) if _LIFE.search(text) else (_AFTER_BABY, _YOUNG_AGE_FIELD)
+    patterns = (_OF_LIFE, _AFTER_BABY) if _LIFE.search(text) else (_AFTER_BABY,)
     found = {(m.start("age"), m.end("age")) for pattern in patterns for m in pattern.finditer(text)}
+    # (the age field tried only where its label's "dad"/"dat" stands: d is rarer than e or i)
+    for hint in _FIELD_HINT.finditer(text):
+        if hint.start() and (m := _YOUNG_AGE_FIELD.match(text, hint.start() - 1)):
+            found.add((m.start("age"), m.end("age")))
     for start, end in sorted(found):
         yield start, end, AGE
 

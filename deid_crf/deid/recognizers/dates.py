@@ -142,8 +142,9 @@ _WEEKDAY_ALONE = re.compile(
 _DAY_MONTH = re.compile(rf"\b(?i:el|del|día){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))")
 # and the end of an interval of two (``fototerapia del 30/10 al 2/11``; not a concentration's
 # ``bicarbonato al 2/3 Molar``, which no ``del`` and day/month opens)
+# (tried at each day/month's first digit: the anchors' day_slashes)
 _INTERVAL_END_DAY_MONTH = re.compile(
-    rf"\b(?i:del){SP}+\d\d?/\d\d?{SP}+(?i:al){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))"
+    rf"(?<=\b[Dd][Ee][Ll] )\d\d?/\d\d?{SP}+(?i:al){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))"
 )
 # A two-digit day/month alone in a table cell (``| 03/03 |``) or opening a line before a
 # time, a dash or a bracket, maybe after the shift's letter (``13/01 9:40 — Primer día
@@ -540,10 +541,13 @@ _DAY_AND_MONTH_IN_WORDS = re.compile(
 )
 
 
+_DIA_WORDS = ("día", "dia", "Día", "Dia", "DÍA", "DIA")
+
+
 def _days_after_dia(text: str, found: Anchors) -> Iterator[Span]:
     """A day's number after ``el día`` in a note that writes a day and a month (see above)."""
-    if not found.months or not _DAY_AND_MONTH_IN_WORDS.search(text):
-        return
+    if not found.months or not any(word in text for word in _DIA_WORDS) or not _DAY_AND_MONTH_IN_WORDS.search(text):
+        return  # (plain substrings first: few texts hold "el día N")
     for m in _DIA_AND_DAY.finditer(text):
         if 1 <= int(m.group("date")) <= 31:
             yield m.span("date")
@@ -569,10 +573,9 @@ def _day_month(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_DAY_MONTH, text, found):
         if _valid(2000, int(m.group(3)), int(m.group(2))):
             yield m.start("date"), m.end("date")
-    if found.day_slashes:
-        for m in _INTERVAL_END_DAY_MONTH.finditer(text):
-            if _valid(2000, int(m.group(3)), int(m.group(2))):
-                yield m.start("date"), m.end("date")
+    for start in found.day_slashes:
+        if (m := _INTERVAL_END_DAY_MONTH.match(text, start)) and _valid(2000, int(m.group(3)), int(m.group(2))):
+            yield m.start("date"), m.end("date")
 
 
 def _cell_day_month(text: str, found: Anchors) -> Iterator[Span]:

@@ -85,13 +85,13 @@ _CAPITALISED_BEFORE = re.compile(
     rf"(?i:hospital|universitari[oa]?|complejo|complexo|hospitalario|marqués|clínic[oa]?)"
     rf"(?:{SP}+[A-ZÁÉÍÓÚÑ][^\W\d_]*)*{SP}+\Z"
 )
-_SHORT_NAME_WORDS = tuple(sorted({n.split()[-1].lower() for n in HOSPITAL_SHORT_NAMES}))
+_SHORT_NAME_KEYS = tuple(sorted({n.lower() for n in HOSPITAL_SHORT_NAMES}))
 
 
 def find_hospital_short_names(text: str) -> Iterator[Match]:
     """Hospitals named by their short name alone (see above)."""
     lower = text.lower()
-    if not any(word in lower for word in _SHORT_NAME_WORDS):  # (few texts hold one: plain substrings first)
+    if not any(name in lower for name in _SHORT_NAME_KEYS):  # (few texts hold one: plain substrings first)
         return
     for m in _SHORT_NAME.finditer(text):
         if not _CAPITALISED_BEFORE.search(text, max(0, m.start() - 30), m.start()):

@@ -184,7 +184,8 @@ _JOB_BEFORE_RETIRED = re.compile(
 # "no" and a capital, "és bomber a Badalona"; in a note in lower case before any word,
 # "(quesero en cabrales)")
 _JOB_AT_EMPLOYER = re.compile(
-    rf"(?:,|\)|\(|(?<!\w)(?:és|fou|foi){SP}+)(?:{SP}*|{SP}*\n{SP}*)(?P<head>{_WORD})"
+    # (each alternative opens with a literal character: re skips to the next one in C)
+    rf"(?:,|\)|\(|é(?<!\wé)s{SP}+|f(?<!\wf)o[ui]{SP}+)(?:{SP}*|{SP}*\n{SP}*)(?P<head>{_WORD})"
     rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la){SP}+{_WORD})?)"
     rf"(?={SP}+(?:en|a|na|no){SP}+(?:(?P<article>el|la|los|las|un|una|o|a){SP}+)?(?P<next>[^\W\d_]))"
 )
