@@ -641,7 +641,7 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[,;)]|[ \t]*$)", re.MULTILINE)
 
 # A professional body's honorific title right before the body's span the model found
 # (``Ilustre Colegio Oficial de Médicos de Cáceres``, Catalan ``Il·lustre Col·legi``): part of
-# its name, as the guide splits write it 4 of 4 (MEDDOCAN has none).
+# its name, as the guide splits write it 4 of 5 (MEDDOCAN has none).
 _HONORIFIC_BEFORE = re.compile(r"(?<![^\W_])(?:Ilustre|ILUSTRE|Il·lustre|IL·LUSTRE|Il\.lustre)[ \t]+\Z")
 
 

@@ -56,8 +56,8 @@ _AFTER_BABY = re.compile(rf"{letter_first(_BABIES)}(?i:{SP}+de{SP}+(?P<age>{_DUR
 # A baby's age in an age field, maybe said when (``Edad al alta: 22 días``, ``Edad a la
 # extracción: 2 meses y 2 días``, ``Edad: 7 semanas``); not a gestational, corrected or bone
 # age (``Edad gestacional: 38 semanas``: no PHI, as the notes' README says).
-# (its first letter a case-sensitive class before the look-behind: re then skips to the next
-# e or i in C instead of trying the pattern everywhere, a third of young_age's time)
+# (matched only where _FIELD_HINT finds the label's "dad"/"dat", one letter after its start;
+# tests/test_rule_prefilters.py checks it finds what the plain "(?<!\w)(?i:edad|…)" form does)
 _YOUNG_AGE_FIELD = re.compile(
     rf"[EeIi](?<!\w[EeIi])(?i:dad|dat|dade)(?:{SP}+(?i:al|a{SP}+la|en{SP}+el|a{SP}+l['’])(?:{SP}*[^\W\d_]+)?)?{SP}*:{SP}*"
     rf"(?P<age>{_DURATION})(?!\w)"

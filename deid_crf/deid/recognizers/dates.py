@@ -532,7 +532,7 @@ def _bare_days(text: str, found: Anchors) -> Iterator[Span]:
 # writes such a date. Not before ``de``, ``del`` (``el día 19 de ingreso``, a written date's
 # ``el día 20 de noviembre``), ``post…`` (``postoperatorio``, ``postrasplante``) or a unit.
 _DIA_AND_DAY = re.compile(
-    rf"(?<!\w)(?:[Ee]l|[Dd]el|[Mm]ismo|[Mm]ateix){SP}+(?:d[ií]a|D[IÍ]A){SP}+(?P<date>\d{{1,2}})(?![\w/:°º%.,-]\d|[\w/°º%-])"
+    rf"(?<!\w)(?:el|del|mismo|mateix){SP}+d[ií]a{SP}+(?P<date>\d{{1,2}})(?![\w/:°º%.,-]\d|[\w/°º%-])"
     rf"(?!{SP}*(?:de|del|d['’]|post\w*|\+|años|h)(?!\w))",
     re.IGNORECASE,
 )

@@ -43,7 +43,7 @@ _FUNCTION_WORDS = frozenset(
     que con sin por para pero como cuando donde desde hasta entre sobre tras ante bajo según durante
     este esta estos estas ese esa esos esas aquel aquella sus mis tus nuestro nuestra
     amb per perquè però quan també molt molta mica seva seu seus meva meu aquest aquesta
-    tamén moito moita cando onde pero coa cos coas polo pola unha seu súa meu miña este esta
+    tamén moito moita cando onde coa cos coas polo pola unha súa miña
     deste desta destes destas dese desa neste nesta nese nesa aquí alí
     coma punto aparte dos puntos paréntesis abre cierra guion barra
     facultativa facultativo adjunta adjunto residente especialista firma dicta
@@ -79,7 +79,7 @@ _PLACE_REACH = 40
 # subject after an article or a preposition (``el paciente refere``, ``una paciente anártrica``).
 _PATIENT_CUE = re.compile(
     rf"(?<!\w)(?<!\bel )(?<!\bla )(?<!\bun )(?<!\buna )(?<!\bdel )(?<!\bal )(?<!\bde )(?<!\ben )(?<!\ba )"
-    rf"(?<!\bsu )(?<!\bcon )(?<!\bpor )(?<!\bpara )(?<!\bcada )(?<!\bla )(?<!\bo )(?<!\bnuestro )(?<!\bnuestra )"
+    rf"(?<!\bsu )(?<!\bcon )(?<!\bpor )(?<!\bpara )(?<!\bcada )(?<!\bo )(?<!\bnuestro )(?<!\bnuestra )"
     rf"(?P<cue>paciente{SP}*:?){SP}+(?P<name>{_NAME_WORD}(?:{SP}+(?:{_PARTICLES}{SP}+)?{_NAME_WORD}){{0,4}})",
     re.MULTILINE,
 )

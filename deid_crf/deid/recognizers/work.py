@@ -264,18 +264,14 @@ def find_professions(text: str) -> Iterator[Match]:
     ]
     if any(cue in text for cue in _WORKPLACE_CUES):  # (few texts hold one: plain substrings first)
         listed += [m for m in _JOB_BEFORE_WORKPLACE.finditer(text) if _is_unlisted_job(text, m)]
-    lower_case_note = None
     for m in _JOB_AT_EMPLOYER.finditer(text):
         head = m.group("head")
         if not head.islower() or head not in occupation_words() or head in _CLINICIAN_WORDS:
             continue
         # a capital after "en", a workplace after an article ("en un almacén"), or any word in a
         # note in lower case
-        if not m.group("next").isupper() and m.group("article") is None:
-            if lower_case_note is None:
-                lower_case_note = is_lower_case_note(text)
-            if not lower_case_note:
-                continue
+        if not m.group("next").isupper() and m.group("article") is None and not is_lower_case_note(text):
+            continue
         listed.append(m)
     cued = finditer_at(_PROFESSION, text, _cue_starts(text))
     seen = set()  # a job after "trabaja como" is one after "como" too
