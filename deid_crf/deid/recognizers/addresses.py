@@ -56,13 +56,23 @@ _NUMBERED_FLOOR = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SIDE_WITH_DOT = re.compile(rf"(?<![\w.]){_SIDE}\.$", re.IGNORECASE)
-_BASQUE_SIDE_AFTER_NUMBER = re.compile(rf"\.{SP}*(?P<floor>(?i:eskuina|ezkerra|erdikoa))(?![\w-])")
+_BASQUE_SIDE_AFTER_NUMBER = re.compile(rf"\.{SP}*(?P<floor>(?i:eskuina|eskuma|ezkerra|erdikoa))(?![\w-])")
 # An address ending in ", Town": a digit (house number, floor, kilometre) or "s/n" before
 # the last comma, then capitalised words maybe joined by particles ("Puente de Vallecas").
 _TOWN_WORD = rf"[{UPPER}][^\W\d_]{{2,}}(?:-[{UPPER}][^\W\d_]+)*"
 # (The model's span may end on the comma after the town: "c/ Coso Alto, 47, 2.º, Huesca,".)
 _TOWN_AFTER_ADDRESS = re.compile(
-    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,5}}{SP}+)?(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)[,;]?$"
+    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,5}}{SP}+)?(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*"
+    # (a district and its municipality after a spaced dash, "Roldán - Torre-Pacheco": two
+    # places, which split_at_slashes cuts apart)
+    rf"(?:{SP}+[-–]{SP}+{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)?)[,;]?$"
+)
+# A listed town after the comma that ends an address, where the model left it out ("carrer
+# de la Riera, 77, 3r 1a, Mataró" before a form's wide gap): the town ends at a gap, a line
+# end, punctuation or the text's end.
+_LISTED_TOWN_AFTER = re.compile(
+    rf",{SP}*(?:\d{{5}}{SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O|L'){SP}*)?{_TOWN_WORD}"
+    rf"(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD}){{0,3}})(?=[ ]{{2,}}|\t|{SP}*(?:[\n\r,.;(·|]|$))"
 )
 # In a note written in lower case, a listed town in lower case ("c/ carrera, 22, 2º izda, arnedo").
 _LOWER_TOWN_WORD = r"[a-zñáéíóúàèòïüç][^\W\d_]{2,}(?:-[^\W\d_]+)*"
@@ -120,7 +130,8 @@ def streets_with_their_estates(text: str, spans: Sequence[PHISpan]) -> list[PHIS
 def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (not overlapping one another) with each CALLE span widened over a floor
     word right after it, stripped of the dot of a final side word, and cut before a town
-    after its last comma (see the module)."""
+    after its last comma (see the module), and with a listed town after that comma where
+    the model left it out."""
     ordered = sorted(spans)
     out = []
     for i, span in enumerate(ordered):
@@ -138,6 +149,13 @@ def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 if town[2] is not None:  # "Kirkeveien 118, 0361 Oslo": the postcode is a place too
                     out.append(PHISpan(*town[2], TERRITORY, span.confidence, RULE))
                 span = PHISpan(town[1], town[3], TERRITORY, span.confidence, RULE)
+            elif (
+                (m := _LISTED_TOWN_AFTER.match(text, span.end))
+                and not any(s.start < m.end("town") and m.start("town") < s.end for s in ordered[i + 1 : i + 3])
+                and listed_town(m["town"])
+            ):
+                out.append(span)
+                span = PHISpan(m.start("town"), m.end("town"), TERRITORY, span.confidence, RULE)
         out.append(span)
     return out
 

@@ -137,6 +137,13 @@ _WEEKDAY_ALONE = re.compile(
     rf"(?P<date>{_WEEKDAY})(?!\w)",
     re.IGNORECASE,
 )
+# A weekday alone opening its line, an entry's heading in progress notes and nursing logs:
+# alone on the line or before a dash or a middle dot (``Miércoles⏎Mejor. Ya sabe…``,
+# ``domingo — guardia``, ``sábado · M · Enf. …``). The guide splits: 3 of 3 (dev11, dev16,
+# dev17); MEDDOCAN train and dev: none.
+_HEADING_WEEKDAY = re.compile(
+    rf"^[ \t]*(?P<date>{_WEEKDAY})(?=[ \t]*$|[ \t]+[—–·-][ \t])", re.IGNORECASE | re.MULTILINE
+)
 # A day/month without a year after "el" (``colocada el 19/02``, ``EL 17/02``, ``el 10/3``),
 # but not a fraction (``el 2/3 de los pacientes``).
 _DAY_MONTH = re.compile(rf"\b(?i:el|del|día){SP}+(?P<date>(\d\d?)/(\d\d?))(?![\w]|[/.,-]\d|{SP}*(?:%|de\b|del\b))")
@@ -388,6 +395,7 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _WEEKDAY_DAY: lambda text, a: a.weekdays,
     _WEEKDAY_DAY_MONTH: lambda text, a: a.weekdays,
     _WEEKDAY_ALONE: lambda text, a: starts_before(text, a.weekdays, 2),
+    _HEADING_WEEKDAY: lambda text, a: starts_before(text, a.weekdays, 1),
     _ENTRY_WEEKDAY_DAY: lambda text, a: starts_before(text, a.weekdays, 1),
     _BASQUE: lambda text, a: a.digits,
     _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
@@ -467,6 +475,8 @@ def _weekdays(text: str, found: Anchors) -> Iterator[Span]:
         if _valid(2000, int(m.group(2)), int(m.group(1))):
             yield m.start(), m.end()
     for m in _matches(_WEEKDAY_ALONE, text, found):
+        yield m.start("date"), m.end("date")
+    for m in _matches(_HEADING_WEEKDAY, text, found):
         yield m.start("date"), m.end("date")
 
 

@@ -44,6 +44,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
 from deid_crf.deid.recognizers.common import (
+    DATE,
     SP,
     TERRITORY,
     Match,
@@ -53,6 +54,7 @@ from deid_crf.deid.recognizers.common import (
     letter_first,
     listed_names,
 )
+from deid_crf.deid.recognizers.lower_case_names import clinical_words
 from deid_crf.gazetteers.spanish import (
     INSTITUTION_WORDS,
     SPECIALTY_WORDS,
@@ -112,6 +114,36 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 continue
             added.append(PHISpan(*place, TERRITORY, 1.0, RULE))
     return sorted([s for s in spans if (s.start, s.end) not in replaced] + added)
+
+
+# A letter's dateline: the place, a comma and the date opening a line ("Ponferrada, 21 de
+# noviembre de 2026", "En Barbastro, a veintiséis de noviembre…", Catalan "A Girona, 3 de
+# març…"). The place is a TERRITORIO span even where no list holds it (a village, a typo:
+# "Ponferada", "Barbstro"), but not a word that clinical text writes in lower case ("Hoy, 3 de
+# marzo") unless it is a listed place. MEDDOCAN train and dev: no dateline.
+_DATELINE_PLACE = re.compile(
+    rf"^[ \t]*(?:(?:En|A|Em|In){SP}+)?"
+    rf"(?P<place>{_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el){SP}+|d'{SP}*)*{_WORD}){{0,3}})"
+    rf"{SP}*,{SP}*(?:a{SP}+)?\Z",
+    re.MULTILINE,
+)
+
+
+def places_in_datelines(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) plus a TERRITORIO span for the place of each
+    dateline (see above) whose date is a FECHAS span, where no span is."""
+    added = []
+    previous_end = 0
+    for span in spans:
+        if span.type == DATE and (m := _DATELINE_PLACE.search(text, previous_end, span.start)):
+            start, end = m.span("place")
+            first = _FIRST_WORD.match(text, start).group()
+            if normalize(first) not in _NOT_PLACE and (
+                first.lower() not in clinical_words() or is_place_name_at(text, start)
+            ):
+                added.append(PHISpan(start, end, TERRITORY, span.confidence, RULE))
+        previous_end = span.end
+    return sorted([*spans, *added]) if added else list(spans)
 
 
 # A place right before its country in brackets (``Nació en Riberalta (Bolivia)``,
@@ -617,7 +649,9 @@ def find_home_places(text: str) -> Iterator[Match]:
         yield m.start("place"), m.end("place"), COUNTRY if normalize(place) in _countries() else TERRITORY
 
 
-_SLASHED = re.compile(rf"(?<=[^\W\d_]){SP}?/{SP}?(?=[{UPPER}])")
+# (and two after a spaced dash, "Roldán - Torre-Pacheco": MEDDOCAN train and dev hold no
+# TERRITORIO span with one)
+_SLASHED = re.compile(rf"(?<=[^\W\d_])(?:{SP}?/{SP}?|{SP}+[-–]{SP}+)(?=[{UPPER}])")
 
 
 # Two places the model joined over a conjunction ("los caladeros de Gran Sol y Terranova"):
