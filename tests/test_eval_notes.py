@@ -38,9 +38,10 @@ SPLITS = (
     "dev15",
     "dev16",
     "dev17",
+    "dev18",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9, dev16
-# and dev17 in real notes' formats
+)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9, dev16,
+# dev17 and dev18 in real notes' formats
 NGRAM = 8
 
 

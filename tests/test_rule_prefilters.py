@@ -618,14 +618,21 @@ def test_plates_and_vins_looked_for_in_texts_that_hold_their_core_are_every_one(
     from deid_crf.deid.recognizers import vehicles
 
     def everywhere(text):
-        return [
+        found = [
             (m.start(), m.end(), vehicles.VEHICLE_ID)
             for p in (vehicles._PLATE, vehicles._VIN)
             for m in p.finditer(text)
             if vehicles._CONTEXT.search(line_before(text, m.start(), vehicles._CONTEXT_WIDTH))
         ]
+        # (and a foreign plate after the word for a plate, wherever that word is)
+        found += [
+            (m.start("plate"), m.end("plate"), vehicles.VEHICLE_ID)
+            for m in vehicles._FOREIGN_PLATE.finditer(text)
+            if not any(a < m.end("plate") and m.start("plate") < b for a, b, _ in found)
+        ]
+        return sorted(found)
 
-    contexts = ("matrícula ", "coche: ", "VIN ", "bastidor nº ", "x ", "\n", "")
+    contexts = ("matrícula ", "coche: ", "VIN ", "bastidor nº ", "x ", "\n", "", "Tractora ", "placa alemana ")
     pieces = ("7731", "LKB", " ", "-", "R-", "M", "AB", "1234", "\u0663\u0663\u0663\u0663", "BCD", "12345", "A")
     pieces += ("1234-", "R-4512-", "M-1234-", "7731 ", "7731-", "M-")
     pieces += ("1HGCM82633A004352", "WVWZZZ1JZXW000001", "I", "O", "Q", "x", "\n", "_", "ñ", "12345678", "ABCDEFGH")

@@ -143,3 +143,183 @@ def test_the_place_of_a_dateline_is_a_territory(text, place, date):
 )
 def test_no_place_where_a_dateline_has_none(text):
     assert not [s for s in spans_of(text) if s[1] == "TERRITORIO"]
+
+
+# --------------------------------------------------------------- jobs
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("SITUACIÓN SOCIOFAMILIAR\nAgricultor y viticultor jubilado; fue socio de la cooperativa.", "Agricultor"),
+        ("RESUMEN CLÍNICO\nEstibador de la Autoridad Portuaria de Ceuta. HTA.", "Estibador"),
+        ("Trabajó en la mina hasta el cierre, luego conserje en el Ajuntament de Lloseta.", "conserje"),
+    ],
+)
+def test_a_listed_job_opening_a_sentence_or_after_luego(text, job):
+    assert (job, "PROFESION") in spans_of(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cirujano: Dr. Íñigo Arce.\nAyudante: Dra. Covadonga Menéndez Riera (MIR-4)",  # a form's label
+        "Química sanguínea: glucosa 80 mg/dl.",
+        "Monitor: Fresenius 5008S.",
+        "Agricultor y no fuma.",  # "y" and a word that is no job
+    ],
+)
+def test_a_job_word_that_labels_a_field_or_goes_on_is_not_taken(text):
+    assert not [s for s in spans_of(text) if s[1] == "PROFESION"]
+
+
+# --------------------------------------------------------------- patients before their age
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Te paso por teledermatología a Taras Hnatiuk, varón de 46 años, natural de Ternópil.", "Taras Hnatiuk"),
+        ("Valoramos hoy a Ngozi Okafor, mujer de 38 años, por fiebre.", "Ngozi Okafor"),
+        ("Acude la Sra. Dobre Ionescu, de 71 años, por disnea.", "Dobre Ionescu"),
+    ],
+)
+def test_a_patient_named_before_their_sex_and_age(text, name):
+    assert (name, "NOMBRE_SUJETO_ASISTENCIA") in spans_of(text)
+
+
+def test_the_name_before_the_age_is_found_again_elsewhere():
+    text = "Asunto: Telederma — Taras Hnatiuk — lesión\n\nTe paso a Taras Hnatiuk, varón de 46 años."
+    assert [s for s in spans_of(text) if s == ("Taras Hnatiuk", "NOMBRE_SUJETO_ASISTENCIA")] == [
+        ("Taras Hnatiuk", "NOMBRE_SUJETO_ASISTENCIA")
+    ] * 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Llamamos a su hija a Rosa Gil, de 40 años, para informarla.",  # a relative's
+        "Derivado a Medicina Interna, varón de 46 años con fiebre.",  # clinical words, no name
+        "Ingresa en Planta Baja, de 40 años de antigüedad.",  # after "en"
+    ],
+)
+def test_no_patient_before_an_age_where_none_is_named(text):
+    assert not [s for s in spans_of(text) if s[1] == "NOMBRE_SUJETO_ASISTENCIA"]
+
+
+# --------------------------------------------------------------- hospitals abroad and their town
+
+
+@pytest.mark.parametrize(
+    ("text", "hospital", "town"),
+    [
+        ("Álvaro, enfermero en el Hospital de Santa Maria de Lisboa, y Rocío.", "Hospital de Santa Maria", "Lisboa"),
+        ("Histerectomía en la Clínica Comfamiliar de Pereira (Colombia) en 2010.", "Clínica Comfamiliar", "Pereira"),
+        (
+            "Natural de Bath (Reino Unido). Hernioplastia en el\nRoyal United Hospital de Bath en 1998.",
+            "Royal United Hospital",
+            "Bath",
+        ),
+    ],
+)
+def test_a_hospital_abroad_and_its_town_are_two_spans(text, hospital, town):
+    whole = text[text.index(hospital) : text.index(town, text.index(hospital)) + len(town)]
+    found = spans_of(text, [(whole, "HOSPITAL")])
+    assert (hospital, "HOSPITAL") in found
+    assert (town, "TERRITORIO") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # a hospital named after its place
+        ("Operado en el Hospital Universitario de Navarra en 2010.", "Hospital Universitario de Navarra"),
+        ("Ingresó en el Hospital Marqués de Valdecilla en 2010.", "Hospital Marqués de Valdecilla"),  # no place known
+        ("Hospital Clínico de Pereira\nServicio de Cardiología", "Hospital Clínico de Pereira"),  # a letterhead
+    ],
+)
+def test_a_hospital_whose_de_is_its_own_stays_whole(text, name):
+    assert (name, "HOSPITAL") in spans_of(text, [(name, "HOSPITAL")])
+
+
+# --------------------------------------------------------------- employers, plates, names
+
+
+@pytest.mark.parametrize(
+    ("text", "company"),
+    [
+        ("casada con su hijo Pere, mecánico en\nTalleres Vilamala SL de Torelló.", "Talleres Vilamala SL"),
+        (
+            "Camionero de 44 años, empleado de TransCarpatia Logistic SRL. Traído por el 061.",
+            "TransCarpatia Logistic SRL",
+        ),
+    ],
+)
+def test_an_employer_after_a_listed_job_or_with_a_romanian_form(text, company):
+    assert (company, "OTROS_SUJETO_ASISTENCIA") in spans_of(text)
+
+
+def test_a_maker_after_no_job_is_no_employer():
+    text = "Se coloca sistema VAC (KCI Clinic Spain SL) en la herida."
+    assert not [s for s in spans_of(text) if s[1] == "OTROS_SUJETO_ASISTENCIA"]
+
+
+@pytest.mark.parametrize(
+    ("text", "plates"),
+    [
+        ("airbag activado. Tractora SV 12 DRG y\nsemirremolque SV 44 DRM.\nLlegó", ["SV 12 DRG", "SV 44 DRM"]),
+        ("turismo (Volvo XC40, matrícula noruega EL 48213) por la N-332", ["EL 48213"]),
+    ],
+)
+def test_a_foreign_plate_right_after_the_word_for_a_plate(text, plates):
+    found = spans_of(text)
+    assert [s for s, t in found if t == "IDENTIF_VEHICULOS_NRSERIE_PLACAS"] == plates
+
+
+@pytest.mark.parametrize("text", ["Cultivo en placa de Petri 24 h.", "Placa ateromatosa C3 en la carótida."])
+def test_no_plate_after_a_plaque(text):
+    assert not [s for s in spans_of(text) if s[1] == "IDENTIF_VEHICULOS_NRSERIE_PLACAS"]
+
+
+@pytest.mark.parametrize(
+    ("text", "given", "surnames"),
+    [
+        ("Gaixoa / Paciente ........... AIT OUAHMANE, MOHAMED\nAdina / Edad ........ 52", "MOHAMED", "AIT OUAHMANE"),
+        ("Impreso 09/11/2026\nPACIENTE  PETROV, STOYAN GEORGIEV\nNHC 600413", "STOYAN GEORGIEV", "PETROV"),
+    ],
+)
+def test_surnames_in_capitals_before_the_given_name_the_model_found(text, given, surnames):
+    found = spans_of(text, [(given, "NOMBRE_SUJETO_ASISTENCIA")])
+    assert (surnames, "NOMBRE_SUJETO_ASISTENCIA") in found
+    assert not [s for s, t in found if s.startswith("PACIENTE")]
+
+
+def test_no_surnames_from_a_label_in_capitals():
+    text = "SERVICIO DE URGENCIAS, MOHAMED\n"
+    found = spans_of(text, [("MOHAMED", "NOMBRE_SUJETO_ASISTENCIA")])
+    assert found == [("MOHAMED", "NOMBRE_SUJETO_ASISTENCIA")]
+
+
+@pytest.mark.parametrize(
+    ("text", "nick"),
+    [
+        ("Paciente de 66 anos, prefire que lle chamen Manolita. Traballou de redeira.", "Manolita"),
+        ("que es quien la cuida. La llaman Pili. Trabajó de joven", "Pili"),
+        ("natural de Degaña; conocido en el\npueblo como Tinón. Portador de marcapasos", "Tinón"),
+        ("PUIGDOLLERS I ROVIRA, MONTSERRAT  (li diuen Montse)\nCIP:", "Montse"),
+    ],
+)
+def test_the_name_someone_is_called_by(text, nick):
+    assert (nick, "NOMBRE_SUJETO_ASISTENCIA") in spans_of(text)
+
+
+def test_what_the_literature_calls_something_is_no_name():
+    text = "Cuadro conocido en la literatura como Síndrome de Tietze."
+    assert not [s for s in spans_of(text) if s[1] == "NOMBRE_SUJETO_ASISTENCIA"]
+
+
+def test_working_when_young_is_no_job():
+    text = "Trabajó de joven como envasadora en Conservas Lasheras SA."
+    found = spans_of(text)
+    assert ("envasadora", "PROFESION") in found
+    assert not [s for s, t in found if t == "PROFESION" and "joven" in s]

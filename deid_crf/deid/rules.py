@@ -36,6 +36,7 @@ from deid_crf.deid.recognizers.ages import (
     find_ages_in_words,
     find_labelled_ages,
     find_young_ages,
+    patients_before_their_age,
     stated_ages,
 )
 from deid_crf.deid.recognizers.common import (
@@ -103,6 +104,7 @@ from deid_crf.deid.recognizers.names import (
     nicknames_after_names,
     patient_named_everywhere,
     roles_from_labels,
+    surnames_before_given_names,
     titled_staff,
     without_titles,
 )
@@ -521,13 +523,15 @@ class RuleLayer:
             spans = other_names_of_places(text, joined_places(text, split_at_slashes(text, spans)))
             spans = newborns_mothers(text, hyphenated_names(text, without_titles(text, spans)))
             spans = given_names_after_comma(text, roles_from_labels(text, initials_before_names(text, spans)))
+            spans = surnames_before_given_names(text, spans)
             spans = entry_signatures(text, titled_staff(text, spans))
             spans = staff_numbers_after_names(
                 text, staff_initials(text, signature_legends(text, entry_initials(text, spans)))
             )
             spans = staff_before_their_numbers(text, spans)
             spans = nicknames_after_names(text, completed_names(text, relatives(text, spans)))
-            spans = relatives_national_ids(text, patient_named_everywhere(text, spans))
+            spans = patient_named_everywhere(text, patients_before_their_age(text, spans))
+            spans = relatives_national_ids(text, spans)
             spans = employers_named_after_work(text, employers_after_jobs(text, professions_in_apposition(text, spans)))
             spans = ages_before_their_unit(text, professions_with_their_complement(text, spans))
             spans = ages_after_patient_names(text, stated_ages(text, durations_not_ages(text, spans)))

@@ -3,7 +3,7 @@
     python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev2 --half test]
                                                [--json OUT.json]          # or: make eval-notes
 
-The notes come in fifteen splits (``evaluation/notes/README.md``): ``dev``, the first guide
+The notes come in nineteen splits (``evaluation/notes/README.md``): ``dev``, the first guide
 half, used for many rounds of rule fixes; ``dev2``, guide data in other formats written
 later; ``dev3``, fresh guide data in the first corpus's formats, written after dev2 had
 been used up; ``dev4``, fresh guide data in the formats real hospital notes come in
@@ -12,8 +12,10 @@ data again, in thirteen formats; ``dev6``, written blind to judge the hand-annot
 training notes; ``dev7``, written blind to judge the rules drawn from dev6; ``dev8``, written blind to judge those
 drawn from dev7; ``dev9``, written blind to judge the rules drawn from all the guide splits' common misses;
 ``dev10``, written blind in the test half's formats to judge those drawn from dev9;
-``dev11``, ``dev12``, ``dev13`` and ``dev14``, written blind in those formats again by four
-more authors; and ``test``. For each split asked for (default: all fifteen) it scores the
+``dev11``, ``dev12``, ``dev13``, ``dev14`` and ``dev15``, written blind in those formats again by
+five more authors; ``dev16``, ``dev17`` and ``dev18``, written blind in the formats real hospitals
+send and an outside reviewer would test; and ``test``. For each split asked for (default: all of
+them) it scores the
 model alone and the shipped pipeline (the model, the rule layer and name propagation: what
 ``python -m deid_crf.tag`` writes) with the MEDDOCAN measures, and prints a per-type
 table of the shipped pipeline. "Span recall" is the recall of subtask 2 [strict]: spans
@@ -56,6 +58,7 @@ SPLITS = (
     "dev15",
     "dev16",
     "dev17",
+    "dev18",
     "test",
 )
 

@@ -28,8 +28,9 @@ from collections.abc import Iterator, Sequence
 
 from deid_crf.deid.recognizers import number_words
 from deid_crf.deid.recognizers.common import AGE_LABELS, SP, Match, letter_first
+from deid_crf.deid.recognizers.lower_case_names import clinical_words
 from deid_crf.deid.recognizers.relatives import KIN_WORD
-from deid_crf.gazetteers.spanish import MONTHS
+from deid_crf.gazetteers.spanish import MONTHS, UPPER
 from deid_crf.text.spans import RULE, Coverage, PHISpan
 
 AGE = "EDAD_SUJETO_ASISTENCIA"
@@ -252,6 +253,45 @@ def ages_after_patient_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpa
         and (m := _AGE_AFTER_NAME.match(text, s.end))
         and not coverage.overlaps(m.start("age"), m.end("age"))
     ]
+    return sorted([*spans, *added]) if added else list(spans)
+
+
+# A patient named right before their sex or "de" and their age, after a comma, in a referral's
+# or an e-mail's running text (``Te paso a Taras Hnatiuk, varón de 46 años, natural de…``,
+# ``Valoramos a Ngozi Okafor, mujer de 38 años``): two to four capitalised words that no span
+# covers, after "a", a courtesy title, a colon or the line's start, one of them at least no
+# word of clinical text, and no kinship word just before them (``su hija a Rosa Gil, de 40
+# años`` is a relative's). The guide splits: 2 (dev9's e-mail, whose subject line
+# propagate_names then finds); MEDDOCAN train and dev: none.
+_SEX_AND_AGE_AFTER = re.compile(
+    rf",{SP}*(?:(?i:var[oó]n|mujer|hombre|ni[ñn][oa]|chic[oa]){SP}+)?de{SP}+\d{{1,3}}{SP}*(?:años|anos|anys)(?!\w)"
+)
+_NAME_BEFORE_AGE = re.compile(
+    rf"(?:(?<=\ba )|(?<=\bSr\. )|(?<=\bSra\. )|(?<=\bD\. )|(?<=\bDña\. )|(?<=: )|^)"
+    rf"(?P<name>[{UPPER}][^\W\d_]+(?:{SP}+(?:(?:de|del|van|von|da|dos|al|el){SP}+)?[{UPPER}][^\W\d_]+(?:-[{UPPER}][^\W\d_]+)?){{1,3}})\Z",
+    re.MULTILINE,
+)
+_KIN_BEFORE_NAME = re.compile(rf"(?i:{KIN_WORD}){SP}*,?{SP}*(?:a{SP}+)?\Z")
+
+
+def patients_before_their_age(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus a NOMBRE_SUJETO_ASISTENCIA span for a patient named right before
+    their sex and age (see above)."""
+    if ", " not in text:
+        return list(spans)
+    coverage = Coverage((s.start, s.end) for s in spans)
+    added = []
+    for age in _SEX_AND_AGE_AFTER.finditer(text):
+        line_start = text.rfind("\n", 0, age.start()) + 1
+        name = _NAME_BEFORE_AGE.search(text, max(line_start, age.start() - 80), age.start())
+        if name is None or coverage.overlaps(*name.span("name")):
+            continue
+        words = name["name"].split()
+        if all(w.lower() in clinical_words() for w in words):
+            continue
+        if _KIN_BEFORE_NAME.search(text, max(0, name.start() - 30), name.start()):
+            continue
+        added.append(PHISpan(*name.span("name"), PATIENT, 1.0, RULE))
     return sorted([*spans, *added]) if added else list(spans)
 
 

@@ -48,7 +48,7 @@ from deid_crf.deid.recognizers.common import (
     longest_first,
     with_short_spaces,
 )
-from deid_crf.deid.recognizers.places import _key, _towns_by_first_word
+from deid_crf.deid.recognizers.places import _key, _towns_by_first_word, is_listed_place, is_town_before_its_country
 from deid_crf.gazetteers.spanish import (
     AMBIGUOUS_HEALTH_ACRONYMS,
     HEALTH_SERVICES,
@@ -640,7 +640,8 @@ _TITLES_BEFORE_OF = frozenset(normalize(w) for w in "virgen señora príncipe pr
 # Running text, where the notes name where a patient was treated (``en el Hospital Tres Mares
 # de Reinosa``); a letterhead's or an author's affiliation line writes the hospital's name
 # with its town (MEDDOCAN: ``Hospital Carlos Haya de Málaga``), left whole.
-_PREPOSITION_BEFORE = re.compile(rf"(?<!\w)(?i:en|del|al|desde|por|hasta)(?:{SP}+(?i:el|la))?{SP}+\Z")
+# (also where a wrapped line breaks before the name: "en el⏎Royal United Hospital de Bath")
+_PREPOSITION_BEFORE = re.compile(rf"(?<!\w)(?i:en|del|al|desde|por|hasta)(?:{SP}+(?i:el|la))?(?:{SP}+|{SP}*\n{SP}*)\Z")
 
 
 @cache
@@ -651,13 +652,29 @@ def municipalities() -> frozenset[str]:
 
 
 def hospitals_without_their_town(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
-    """``spans`` with each HOSPITAL span that ends in ``de`` and a listed town after a
-    hospital's own name (see above) cut before ``de``, the town a TERRITORIO span. (Care
-    homes are left whole: the guide splits write 3 with their town apart and 2 with it in.)"""
+    """``spans`` with each HOSPITAL span that ends in ``de`` and a town after a hospital's
+    own name (see above) cut before ``de``, the town a TERRITORIO span. The town is a
+    listed municipality, or a city abroad (``Hospital de Santa Maria de Lisboa``), or a
+    place before its country in brackets (``Clínica Comfamiliar de Pereira (Colombia)``) or
+    one the text names elsewhere as a place (``natural de Bath (Reino Unido)`` … ``en el
+    Royal United Hospital de Bath``: the guide splits' dev18 3 of 3). (Care homes are
+    left whole: the guide splits write 3 with their town apart and 2 with it in.)"""
     out: list[PHISpan] = []
+    places = None
     for span in spans:
         m = _HOSPITAL_THEN_TOWN.fullmatch(text, span.start, span.end) if span.type == HOSPITAL else None
-        if m is not None and normalize(m.group("town")) in municipalities():
+        if m is not None and not (town_is_listed := normalize(m.group("town")) in municipalities()):
+            if places is None:
+                places = {normalize(text[s.start : s.end]) for s in spans if s.type == TERRITORY}
+            town_is_listed = (
+                is_listed_place(text, *m.span("town"))
+                or normalize(m.group("town")) in places
+                or any(  # here or where the text names it again
+                    is_town_before_its_country(text, again.end())
+                    for again in re.finditer(rf"(?<!\w){re.escape(m.group('town'))}(?!\w)", text)
+                )
+            )
+        if m is not None and town_is_listed:
             words = [normalize(w) for w in re.findall(r"[^\W\d_]+", m.group("name"))]
             if (
                 any(w not in _GENERIC_HOSPITAL_WORDS for w in words)

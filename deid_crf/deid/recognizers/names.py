@@ -108,6 +108,36 @@ def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan
     return sorted(out)
 
 
+# The surnames in capitals before a comma and the given name the model found, opening the
+# line after a label at most (``Gaixoa / Paciente ....... AIT OUAHMANE, MOHAMED``, ``PACIENTE
+# PETROV, STOYAN GEORGIEV``; one space between their words, so not a label before a wide gap):
+# a span of the given name's type of their own, as the guide
+# splits write such headers (the model takes the given name alone in 2 of dev18's 3).
+_SURNAMES_BEFORE = re.compile(
+    rf"(?<![\w'’-])(?P<surnames>[{UPPER}][{UPPER}'’-]+(?: (?:(?:DE|DEL|DE LA|DE LOS|Y|I|EL|AL|VAN|VON|DA|DOS) )?"
+    rf"[{UPPER}][{UPPER}'’-]+){{0,3}}),{SP}*\Z"
+)
+
+
+def surnames_before_given_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` plus the surnames in capitals before each given name (see above)."""
+    out = list(spans)
+    coverage = Coverage((s.start, s.end) for s in spans)
+    for span in spans:
+        if span.type not in NAME_TYPES or not text[span.start : span.end].isupper():
+            continue
+        line_start = text.rfind("\n", 0, span.start) + 1
+        m = _SURNAMES_BEFORE.search(text, max(line_start, span.start - 60), span.start)
+        if m is None or coverage.overlaps(*m.span("surnames")):
+            continue
+        if m.start() - line_start > _LABEL_WIDTH or not _LABEL_BEFORE.fullmatch(text, line_start, m.start()):
+            continue
+        if any(normalize(word) in _NOT_GIVEN for word in m.group("surnames").split()):
+            continue
+        out.append(PHISpan(*m.span("surnames"), span.type, span.confidence, RULE))
+    return sorted(out)
+
+
 # The nickname in quotes, maybe with its article (``("el Sebi")``, left out: P4.1 keeps
 # the name alone), maybe after a comma (``Manuel Vilariño Castiñeira, "Lito"``).
 _NICKNAME = re.compile(
@@ -120,8 +150,18 @@ _CLOSING = {'"': '"', "«": "»", "“": "”", "'": "'", "‘": "’"}
 # que la llamen Yan``, ``conocido como «el Rubio»``): the patient's (the notes' guide
 # splits, 3 of 3), its article left out; after ``conocido como`` only in quotes (``el
 # fenómeno conocido como Cuádriga de Verdán`` names a sign).
+# (Also a capitalised pronoun, ``La llaman Pili``, Galician ``prefire que lle chamen
+# Manolita`` and Catalan ``li diuen Montse``; and without quotes after ``conocido`` where
+# or by whom it is said, a village, a family, friends, ``conocido en el pueblo como Tinón``
+# (not ``conocido en la literatura como Síndrome de …``): the guide splits' dev17 and
+# dev18, 4 of 4.)
 _CALLED = re.compile(
-    rf"(?<!\w)(?:(?P<call>(?:le|la|lo|les|los|las){SP}+(?:llaman|llamaban|llamen|dicen))|conocid[oa]{SP}+como|apodad[oa])"
+    rf"(?<!\w)(?:(?P<call>(?i:le|la|lo|les|los|las){SP}+(?:llaman|llamaban|llamen|dicen)|(?i:lle|li|la){SP}+"
+    rf"(?:chaman|chamen|chamaban|diuen|diem|criden)|(?i:conocid[oa]|co[ñn]ecid[oa]|conegut|coneguda)"
+    rf"(?:{SP}+|{SP}*\n{SP}*)(?:en|por|per|entre|no|na){SP}+(?:(?:el|la|o|a|su|sus|els){SP}*\n?{SP}*)?"
+    rf"(?:pueblo|barrio|aldea|familia|casa|todos|amigos|vecinos|trabajo|poble|pobo|aldea|vila|veïns|barri)"
+    rf"(?:{SP}+|{SP}*\n{SP}*)(?:como|com))"
+    rf"|conocid[oa]{SP}+como|apodad[oa])"
     rf"{SP}+(?P<open>[\"«“'‘])?(?:(?:el|la){SP}+)?(?P<nick>{_WORD})(?(open)[\"»”'’])(?![\w-])"
 )
 
@@ -129,7 +169,7 @@ _CALLED = re.compile(
 def find_called_names(text: str) -> Iterator[Match]:
     """The name after ``la llaman``, ``prefiere que la llamen``, ``conocido como`` (see above)."""
     lower = text.lower()
-    if not any(w in lower for w in ("llam", "dicen", "conocid", "apodad")):
+    if not any(w in lower for w in ("llam", "dicen", "conocid", "apodad", "cham", "diuen", "diem", "criden", "conegu")):
         return
     for m in _CALLED.finditer(text):
         if m.group("call") or m.group("open"):

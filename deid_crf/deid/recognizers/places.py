@@ -599,6 +599,17 @@ def is_place_name_at(text: str, start: int) -> bool:
     return next(_listed_place_ends(text, start), None) is not None
 
 
+def is_listed_place(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is a listed place name (see :func:`is_place_name_at`), whole."""
+    return end in _listed_place_ends(text, start)
+
+
+def is_town_before_its_country(text: str, end: int) -> bool:
+    """A listed country's name in brackets follows ``end`` (``Pereira (Colombia)``)."""
+    m = _COUNTRY_IN_BRACKETS.match(text, end + 1 if text[end : end + 1] == " " else end)
+    return m is not None and normalize(m.group("country").strip()) in _countries()
+
+
 def _listed_place_ends(text: str, start: int) -> Iterator[int]:
     """Where each listed place name (see :func:`is_place_name_at`) that begins at ``start``
     and ends a word there ends."""

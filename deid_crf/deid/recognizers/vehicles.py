@@ -39,11 +39,29 @@ _IN_PLATE = re.compile(r"\d{4}[ -]?[A-Z]")
 _IN_VIN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")
 
 
+# A plate of another country's shape (Romanian ``SV 12 DRG``, Norwegian ``EL 48213``, German
+# ``M-AB 1234``) only right after the word for a plate or a lorry's parts, maybe with an
+# adjective between (``matrícula noruega EL 48213``, ``Tractora SV 12 DRG``): letters, digits
+# and maybe letters again. The guide splits: 3 (dev10, dev18); MEDDOCAN: none.
+_FOREIGN_PLATE = re.compile(
+    r"(?i:matr[íi]cula|placa|tractora|semirremolque|remolque)(?:[ \t]+[a-záéíóúñ]+)?[ \t]*:?[ \t]*"
+    r"(?P<plate>[A-Z]{1,3}(?:[ -][A-Z]{1,2})?[ -]?\d{1,5}(?:[ -]?[A-Z]{1,3})?)(?![\w-])"
+)
+_FOREIGN_PLATE_WORDS = ("matr", "placa", "remolque", "ractora")
+
+
 def find_vehicle_ids(text: str) -> Iterator[Match]:
-    """Plates and VINs after a vehicle word on their line (see the module)."""
+    """Plates and VINs after a vehicle word on their line (see the module), and plates of
+    other countries right after the word for a plate."""
+    found = []
     for pattern, held in ((_PLATE, _IN_PLATE), (_VIN, _IN_VIN)):
         if held.search(text) is None:
             continue
         for m in pattern.finditer(text):
             if _CONTEXT.search(line_before(text, m.start(), _CONTEXT_WIDTH)):
-                yield m.start(), m.end(), VEHICLE_ID
+                found.append((m.start(), m.end(), VEHICLE_ID))
+    if any(word in text for word in _FOREIGN_PLATE_WORDS):  # (few texts hold one: plain substrings first)
+        for m in _FOREIGN_PLATE.finditer(text):
+            if not any(a < m.end("plate") and m.start("plate") < b for a, b, _ in found):
+                found.append((m.start("plate"), m.end("plate"), VEHICLE_ID))
+    yield from sorted(found)

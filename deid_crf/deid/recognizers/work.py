@@ -88,7 +88,7 @@ _STOP = frozenset(
     noche día tarde mañana turno turnos forma manera modo todo toda nuevo nueva casa baja alta
     lunes martes miércoles jueves viernes sábado domingo fin semana media completa jornada
     interés riesgo referencia oficio profesión matí tarda nit torn torns trabajo tot tota tots totes
-    jubilat jubilats retirat xubilado xubilada
+    jubilat jubilats retirat xubilado xubilada joven jove novo nova niño niña pequeño pequeña chico chica
     fins des durant amb per quan als dels ata dende
     """.split()
 )
@@ -161,10 +161,15 @@ _CLINICIAN_WORDS = frozenset(
 _JOB_ALONE = re.compile(
     rf"(?:^|(?<=[.;|]){SP}|(?<=^[-•*]{SP}))(?P<head>[{UPPER}][^\W\d_]+|(?<=;{SP})[^\W\d_]+){_REST}", re.MULTILINE
 )
+# (or before the employer's capitalised name, "Estibador de la Autoridad Portuaria de Ceuta";
+# not before a colon, where a listed job is a form's label: "Ayudante: Dra. …")
 _AFTER_JOB_ALONE = re.compile(
-    rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa]|jubilat|jubilada|xubilad[oa])(?!\w)|(?:por|para|en){SP})",
+    rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa]|jubilat|jubilada|xubilad[oa])(?!\w)|(?:por|para|en){SP})"
+    rf"|{SP}+(?:de|del)(?:{SP}+(?:la|el|los|las))?{SP}+[{UPPER}]",
     re.MULTILINE,
 )
+# (or before another listed job after "y": "Agricultor y viticultor jubilado")
+_AND_ANOTHER_JOB = re.compile(rf"{SP}+(?:y|e|i){SP}+(?P<word>[^\W\d_]+)")
 
 
 # A listed job after a comma and before "jubilado" or "retirado" (``exfumador (40 paq-año),
@@ -191,7 +196,7 @@ _JOB_AT_EMPLOYER = re.compile(
 )
 
 
-# A job the lists lack, after "fue", "era", "luego" or "después" and before where it was done
+# A job the lists lack (or a listed one), after "fue", "era", "luego" or "después" and before where it was done
 # (``fue quesera en la Quesería del Valle de Ansó``, ``luego conserje en el ajuntament de …``,
 # Galician ``foi``): a word with a job's ending (-ero/-era, -eiro/-eira, -or/-ora, -ista,
 # -ante, -ario/-aria, Catalan -er) and a capital after ``en`` (any word in a note in lower case);
@@ -228,6 +233,7 @@ def _is_job_alone(text: str, m: re.Match[str]) -> bool:
     end = _profession_end(m)
     return not any(_PARTICIPLE.search(w) for w in text[m.end("head") : end].split()) and (
         _AFTER_JOB_ALONE.match(text, end) is not None
+        or ((other := _AND_ANOTHER_JOB.match(text, end)) is not None and other["word"] in occupation_words())
     )
 
 
@@ -288,7 +294,9 @@ def find_professions(text: str) -> Iterator[Match]:
 def _is_unlisted_job(text: str, m: re.Match[str]) -> bool:
     """The word of :data:`_JOB_BEFORE_WORKPLACE` is a job (see there)."""
     head = m.group("head")
-    if head in _NOT_JOBS or head in _STOP or _PARTICIPLE.search(head) or not _JOB_ENDING.search(head):
+    if head in _NOT_JOBS or head in _STOP or _PARTICIPLE.search(head):
+        return False
+    if not _JOB_ENDING.search(head) and head not in occupation_words():  # (a listed job of another ending: "conserje")
         return False
     if head in occupation_words() and head in _CLINICIAN_WORDS:
         return False
@@ -382,7 +390,7 @@ def professions_with_their_complement(text: str, spans: Sequence[PHISpan]) -> li
 LEGAL_FORM = (
     r"(?:S\.{SP}?L\.(?:U\.|L\.|N\.E\.)?|S\.{SP}?A\.(?:U\.|T\.)?|S\.{SP}?Coop\.|SLU|SLL|SL|SAU|SAT|SA|SCCL|SCL"
     # and abroad: a foreign employer's legal form ("North Sea Welding Ltd", "Nordhav Rederi AS")
-    r"|Ltd\.?|LLC|Inc\.?|GmbH|AG|AS|ASA|A/S|AB|BV|B\.V\.|NV|SARL|SAS|S\.r\.l\.|Srl|SpA|S\.p\.A\.|Oy|Lda\.?)"
+    r"|Ltd\.?|LLC|Inc\.?|GmbH|AG|AS|ASA|A/S|AB|BV|B\.V\.|NV|SARL|SAS|S\.r\.l\.|Srl|SRL|SpA|S\.p\.A\.|Oy|Lda\.?)"
 )
 _NAME_WORD = rf"(?:[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*|[0-9]+)"
 # The name's first capital looked for first and what precedes it checked after
@@ -404,11 +412,19 @@ _EMPLOYER_CUE = re.compile(
 _CUE_WIDTH = 60
 
 
+# (or right after a listed job and "en", "para" or "a", maybe across a wrapped line's break:
+# "su hijo Pere, mecánico en⏎Talleres Vilamala SL")
+_JOB_AND_PREPOSITION_BEFORE = re.compile(rf"(?P<job>[^\W\d_]+){SP}+(?:en|para|a|per{SP}+a){SP}*\n?{SP}*\Z")
+
+
 def find_companies(text: str) -> Iterator[Match]:
     """Capitalised words ending in a company's legal form, after a word about work on
-    their line (see the module)."""
+    their line or a listed job right before them (see the module)."""
     for m in _COMPANY.finditer(text):
-        if _EMPLOYER_CUE.search(line_before(text, m.start("name"), _CUE_WIDTH)):
+        if _EMPLOYER_CUE.search(line_before(text, m.start("name"), _CUE_WIDTH)) or (
+            (job := _JOB_AND_PREPOSITION_BEFORE.search(text, max(0, m.start("name") - 40), m.start("name")))
+            and job["job"].lower() in occupation_words()
+        ):
             yield m.start("name"), m.end("form"), OTHER_SUBJECT
 
 
