@@ -323,3 +323,56 @@ def test_working_when_young_is_no_job():
     found = spans_of(text)
     assert ("envasadora", "PROFESION") in found
     assert not [s for s, t in found if t == "PROFESION" and "joven" in s]
+
+
+# --------------------------------------------------------------- addresses abroad, feasts
+
+
+@pytest.mark.parametrize(
+    ("text", "street", "places"),
+    [
+        (
+            "DOMICILIO: STR. ȘTEFAN CEL MARE 41, BL. 3, AP. 12, 720004 SUCEAVA (RUMANÍA)\n",
+            "STR. ȘTEFAN CEL MARE 41, BL. 3, AP. 12",
+            ["720004", "SUCEAVA"],
+        ),
+        ("Domicilio: Lugar de Vallinas, 4, Tinéu / Tineo. Teléfono", "Lugar de Vallinas, 4", ["Tinéu", "Tineo"]),
+        (
+            "Alojamiento: Apartamentos Brisa del Sur, apto. 312, Los Cristianos\nContacto",
+            "Apartamentos Brisa del Sur, apto. 312",
+            ["Los Cristianos"],
+        ),
+    ],
+)
+def test_the_town_after_an_address_with_a_flat_a_long_postcode_or_two_names(text, street, places):
+    whole = text[text.index(street) : text.index(places[-1]) + len(places[-1])]
+    found = spans_of(text, [(whole, "CALLE")])
+    assert (street, "CALLE") in found
+    assert [s for s, t in found if t == "TERRITORIO"] == places
+
+
+def test_a_neighbourhood_after_a_bare_house_number_stays_in_the_street():
+    text = "Domicilio: Paseo de la Reforma 476, Juárez\n"
+    assert spans_of(text, [("Paseo de la Reforma 476, Juárez", "CALLE")]) == [
+        ("Paseo de la Reforma 476, Juárez", "CALLE")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "feast"),
+    [
+        ("Acude el lunes 12 de octubre (Día de la Hispanidad) por dolor.", "Día de la Hispanidad"),
+        ("empeoró claramente a partir de la Castanyada, tras varios días", "Castanyada"),
+        ("si podrá estar en casa para la Fiesta del Medio Otoño; la familia", "Fiesta del Medio Otoño"),
+        ("Quiere viajar a Holanda para Sinterklaas con los nietos.", "Sinterklaas"),
+    ],
+)
+def test_national_regional_and_other_calendars_feasts(text, feast):
+    assert (feast, "FECHAS") in spans_of(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["con fallas en memoria y fallas ejecutivas", "vive en la calle de Sant Jordi, 3", "Hospital San Fermín"]
+)
+def test_a_word_or_a_saint_that_names_no_feast_alone(text):
+    assert not [s for s in spans_of(text) if s[1] == "FECHAS"]

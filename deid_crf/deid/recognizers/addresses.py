@@ -62,10 +62,11 @@ _BASQUE_SIDE_AFTER_NUMBER = re.compile(rf"\.{SP}*(?P<floor>(?i:eskuina|eskuma|ez
 _TOWN_WORD = rf"[{UPPER}][^\W\d_]{{2,}}(?:-[{UPPER}][^\W\d_]+)*"
 # (The model's span may end on the comma after the town: "c/ Coso Alto, 47, 2.º, Huesca,".)
 _TOWN_AFTER_ADDRESS = re.compile(
-    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,5}}{SP}+)?(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*"
+    rf"(?:\d|(?i:s/n))[^,]*(?P<comma>,{SP}*)(?P<postcode>\d{{4,6}}{SP}+)?(?P<lead>(?:de|en|(?P<parish>parroquia|parròquia){SP}+de){SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O){SP}+)?{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*"
     # (a district and its municipality after a spaced dash, "Roldán - Torre-Pacheco": two
     # places, which split_at_slashes cuts apart)
-    rf"(?:{SP}+[-–]{SP}+{_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)?)[,;]?$"
+    # (or its name in the other language after a slash, "Tinéu / Tineo": split_at_slashes cuts it too)
+    rf"(?:(?:{SP}+[-–]{SP}+|{SP}*/{SP}*){_TOWN_WORD}(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD})*)?)[,;]?$"
 )
 # A listed town after the comma that ends an address, where the model left it out ("carrer
 # de la Riera, 77, 3r 1a, Mataró" before a form's wide gap): the town ends at a gap, a line
@@ -88,6 +89,8 @@ _LOWER_TOWN_AFTER_ADDRESS = re.compile(
 _FLOOR_OR_KM_BEFORE = re.compile(
     rf"(?:\d{{1,2}}{SP}?(?:\.?[ºª°]|r|n|t|è)(?:{SP}*\w{{1,2}})?|\d{{1,3}}{SP}*(?-i:[A-Z])|{_SIDE}\.?|{_FLOOR_WORD}(?:{SP}+\w)?"
     rf"|km\.?{SP}*\d+(?:[.,]\d+)?"
+    # or a flat's, a block's or a door's number ("apto. 312", "BL. 3, AP. 12")
+    rf"|(?:apto|apartamento|ap|bl|bloque|portal|pta|puerta|esc|escalera)\.?{SP}*\w{{1,4}}"
     # or "s/n" (sin número), which ends 121 of MEDDOCAN's 122 CALLE spans that hold it
     rf"|s/n){SP}*$",
     re.IGNORECASE,
@@ -177,7 +180,7 @@ def _town_after_address(text: str, span: PHISpan) -> tuple[int, int, tuple[int, 
         or m.group("parish")
         or m.group("postcode")
     )
-    if not closed and normalize(m.group("town")) not in _towns():
+    if not closed and not any(normalize(name.strip()) in _towns() for name in m.group("town").split("/")):
         return None
     postcode = (
         (m.start("postcode"), m.start("postcode") + len(m.group("postcode").rstrip())) if m.group("postcode") else None
