@@ -538,6 +538,38 @@ NATIONAL_BODIES = (
     "Kutxabank",
     "Abanca",
     "Cajamar",
+    # and more bodies notes name when a patient deals with them: the Guardia Civil's
+    # environmental service, cancer and social-inclusion charities, occupational-health
+    # services, home-oxygen suppliers, labour and tax offices (written for the project)
+    "SEPRONA",
+    "Seprona",
+    "AECC",
+    "Asociación Española Contra el Cáncer",
+    "Proyecto Hombre",
+    "Fundación Secretariado Gitano",
+    "Provivienda",
+    "Teléfono de la Esperanza",
+    "Banco de Alimentos",
+    "Plena Inclusión",
+    "Alcohólicos Anónimos",
+    "Quirónprevención",
+    "Quirón Prevención",
+    "Cualtis",
+    "Preving",
+    "Oxigen Salud",
+    "Linde Healthcare",
+    "Air Liquide Healthcare",
+    "VitalAire",
+    "Esteve Teijin",
+    "Oximesa",
+    "Nippon Gases",
+    "ITSS",
+    "TGSS",
+    "Tesorería General de la Seguridad Social",
+    "SEPE",
+    "Servicio Público de Empleo Estatal",
+    "Agencia Tributaria",
+    "Dirección General de Tráfico",
 )
 # The generic words of institution names (normalized): "Hospital Universitario de …".
 INSTITUTION_WORDS = frozenset(

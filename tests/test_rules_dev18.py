@@ -376,3 +376,16 @@ def test_national_regional_and_other_calendars_feasts(text, feast):
 )
 def test_a_word_or_a_saint_that_names_no_feast_alone(text):
     assert not [s for s in spans_of(text) if s[1] == "FECHAS"]
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("oxígeno domiciliario (concentrador de Oxigen Salud, n.º serie CX51).", "Oxigen Salud"),
+        ("se avisa al servicio de prevención (Quirónprevención) con su consentimiento.", "Quirónprevención"),
+        ("La Guardia Civil (SEPRONA) pide copia del informe.", "SEPRONA"),
+        ("Acude a la Fundación Secretariado Gitano para el empleo.", "Fundación Secretariado Gitano"),
+    ],
+)
+def test_more_bodies_a_patient_deals_with(text, body):
+    assert (body, "INSTITUCION") in spans_of(text)
