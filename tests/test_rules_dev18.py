@@ -389,3 +389,29 @@ def test_a_word_or_a_saint_that_names_no_feast_alone(text):
 )
 def test_more_bodies_a_patient_deals_with(text, body):
     assert (body, "INSTITUCION") in spans_of(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "acronym"),
+    [
+        ("izquierdo, tratada por Oftalmología del HMO.\n\nAntecedentes", "HMO"),
+        ("> Cardiología — HVP — ext. 2231", "HVP"),
+        ("Marta Revuelta · Medicina Interna · HCL\n", "HCL"),
+        ("al servicio de urgencias del HSJD por dolor", "HSJD"),
+    ],
+)
+def test_a_hospital_acronym_after_a_specialty(text, acronym):
+    assert (acronym, "HOSPITAL") in spans_of(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cardiología - HTA controlada con enalapril.",
+        "curación quirúrgica de HPT 1o, desde valor basal",
+        "MEDICINA INTERNA - HOJA DE EVOLUCIÓN CLÍNICA",
+        "Revisado por cardio hci en consulta.",  # lower case only in a note in lower case
+    ],
+)
+def test_a_clinical_acronym_or_a_line_of_capitals_after_a_specialty_is_no_hospital(text):
+    assert not [s for s in spans_of(text) if s[1] == "HOSPITAL"]

@@ -68,6 +68,7 @@ from deid_crf.deid.recognizers.hospital_acronyms import (
     find_hospital_acronyms,
     find_hospital_kinds,
     find_hospital_short_names,
+    find_hospitals_after_services,
 )
 from deid_crf.deid.recognizers.institutions import (
     HOSPITAL,
@@ -256,6 +257,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
             "health_area", (INSTITUTION,), find_health_areas, "a header's health area or management, its places with it"
         ),
         Recognizer("hospital_acronym", (HOSPITAL,), find_hospital_acronyms, "hospital acronyms alone: del HUCA"),
+        Recognizer(
+            "hospital_after_service",
+            (HOSPITAL,),
+            find_hospitals_after_services,
+            "a hospital's acronym after a specialty: Oftalmología del HMO",
+        ),
         Recognizer(
             "foreign_hospital", (HOSPITAL,), find_foreign_hospitals, "a hospital abroad: Ospedale …, … lasarett"
         ),

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from deid_crf.deid.recognizers.common import SP, Match, longest_first
+from deid_crf.deid.recognizers.common import SP, Match, is_lower_case_note, longest_first
 from deid_crf.deid.recognizers.institutions import HOSPITAL
-from deid_crf.gazetteers.spanish import HOSPITAL_SHORT_NAMES
+from deid_crf.gazetteers.spanish import HOSPITAL_SHORT_NAMES, SPECIALTY_WORDS, normalize
 
 _ACRONYM = re.compile(r"(?<![\w\-/.])(?:C?HU[A-Z]{1,4}|H12O)(?![\w\-/])")
 # Words, names and clinical acronyms of the same shape.
@@ -51,6 +51,39 @@ def find_hospital_acronyms(text: str) -> Iterator[Match]:
         if _CAPITALS_BEFORE.search(text, max(0, start - 30), start) or _CAPITALS_AFTER.match(text, end):
             continue
         yield start, end, HOSPITAL
+
+
+# Another hospital acronym (``HMO``, ``HCL``, ``HVP``, lower case ``hci``) right after a
+# specialty or a service and ``del``/``de`` or a separator (``Oftalmología del HMO``,
+# ``Medicina Interna · HCL``, ``Cardiología — HVP —``, ``derivar a cardio hci``): a HOSPITAL
+# span. Clinical acronyms of that shape (``Cardiología - HTA``) are left out. The guide
+# splits: 5 (dev3, dev11, dev14, dev15); MEDDOCAN train and dev: none.
+_H_ACRONYM = re.compile(r"(?<![\w\-/.])(?:H[A-Z]{2,5}|h[a-z]{2,3})(?![\w\-/])")
+_SERVICE_BEFORE = re.compile(r"(?P<word>[^\W\d_]+)\.?(?:\s+(?:del|de)|\s*[—–·|-]|\s+)\s*\Z")
+_SERVICE_WORDS = frozenset(
+    {normalize(w) for w in SPECIALTY_WORDS}
+    | {"cardio", "neumo", "endocrino", "gine", "trauma", "uro", "onco", "derma", "nefro", "neuro", "hemato"}
+    | {"digestivo", "interna", "consulta", "servicio", "planta", "urgencias", "uci"}
+)
+_CLINICAL_H_ACRONYMS = frozenset(
+    "HTA HBP HDA HDB HBA HCV HBV HIV HSV HPV HLA HDL HCG HTP HVI HSA HIC HGB HCT HTLV HHV HNF HER HAD HAV HBS HEV "
+    "HELLP HMG HPF HMB HSM HTIC HTAP HFNC HAS HAI HIE HPB HAT HHS HBPM HPT HOJA".split()
+)
+
+
+def find_hospitals_after_services(text: str) -> Iterator[Match]:
+    """A hospital's acronym right after a specialty or a service (see above)."""
+    for m in _H_ACRONYM.finditer(text):
+        acronym = m.group()
+        if acronym.upper() in _CLINICAL_H_ACRONYMS or (acronym.islower() and not is_lower_case_note(text)):
+            continue
+        start = m.start()
+        line_start = text.rfind("\n", 0, start) + 1
+        if acronym.isupper() and _CAPITALS_AFTER.match(text, m.end()):
+            continue  # a line of capitals ("MEDICINA INTERNA - HOJA DE EVOLUCIÓN")
+        before = _SERVICE_BEFORE.search(text, max(line_start, start - 40), start)
+        if before and normalize(before.group("word")) in _SERVICE_WORDS:
+            yield start, m.end(), HOSPITAL
 
 
 # The kind is looked for first (few texts hold one), then the article before it.
