@@ -415,3 +415,27 @@ def test_a_hospital_acronym_after_a_specialty(text, acronym):
 )
 def test_a_clinical_acronym_or_a_line_of_capitals_after_a_specialty_is_no_hospital(text):
     assert not [s for s in spans_of(text) if s[1] == "HOSPITAL"]
+
+
+def test_a_staff_name_before_the_bracket_of_their_employee_number():
+    text = "  Técnico             Iosu Larraona Echarri (n.º E-70119)\n  Solicitante         Dra. Ane Goñi"
+    found = spans_of(
+        text,
+        [("Técnico             Iosu Larraona Echarri", "CENTRO_SALUD"), ("E-70119", "ID_EMPLEO_PERSONAL_SANITARIO")],
+    )
+    assert ("Iosu Larraona Echarri", "NOMBRE_PERSONAL_SANITARIO") in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dra. Encarnación López, FEA Hematología (nº col. 181810234). MIR: Álvaro Funes.",
+        "Informe del Servicio de Radiología (n.º 40881).",
+    ],
+)
+def test_a_post_or_a_service_before_a_number_is_no_staff_name(text):
+    number = "181810234" if "181810234" in text else "40881"
+    found = spans_of(text, [(number, "ID_TITULACION_PERSONAL_SANITARIO")])
+    assert not [
+        s for s, t in found if t == "NOMBRE_PERSONAL_SANITARIO" and ("FEA" in s or "Servicio" in s or "Hemato" in s)
+    ]

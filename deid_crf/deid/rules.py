@@ -88,6 +88,7 @@ from deid_crf.deid.recognizers.labelled_ids import (
     ids_with_their_letters,
     labels_cut_from_ids,
     staff_before_their_numbers,
+    staff_named_before_their_numbers,
     staff_numbers_after_names,
 )
 from deid_crf.deid.recognizers.lower_case_names import find_lower_case_names
@@ -545,6 +546,8 @@ class RuleLayer:
             spans = dates_with_their_year(text, sexes_after_ages(text, ages_with_their_months(text, spans)))
             spans = ids_with_their_letters(text, dates_with_their_basque_weekday(text, spans))
             spans = [s for s in map(partial(_tidy_edges, text), spans) if not is_no_entity(text, s)]
+            # (after the edges are tidied: a span cut at a wide gap may leave a name bare)
+            spans = staff_named_before_their_numbers(text, spans)
         if self.deny:
             spans = combine(spans, _spans_of(self.deny, text), text, RULES_FIRST)
         if self.propagate:

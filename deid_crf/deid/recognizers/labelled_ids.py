@@ -59,7 +59,9 @@ from deid_crf.deid.recognizers.common import (
     Match,
     line_before,
 )
+from deid_crf.deid.recognizers.lower_case_names import clinical_words
 from deid_crf.deid.recognizers.vehicles import VEHICLE_ID
+from deid_crf.gazetteers.spanish import INSTITUTION_WORDS, SPECIALTY_WORDS, UPPER, normalize
 from deid_crf.text.spans import RULE, PHISpan
 
 BIOMETRIC_ID = "IDENTIF_BIOMETRICOS"
@@ -558,6 +560,15 @@ _PERSONS_BEFORE_NUMBERS = frozenset(("NOMBRE_SUJETO_ASISTENCIA", "FAMILIARES_SUJ
 _STAFF_NUMBER_GAP = re.compile(r"[ \t,(\[—–-]{0,4}[^\n;()\[\]]{0,20}")
 
 
+# A name no span covers right before the bracket that holds such a number (``Técnico
+# Iosu Larraona Echarri (n.º E-70119)``): two to four capitalised words, one space between
+# them (a label before a wide gap is not taken), not all of them words of clinical text.
+_NAME_BEFORE_NUMBER = re.compile(
+    rf"(?<![\w.])(?P<name>[{UPPER}][^\W\d_]+(?: (?:(?:de|del|de la|y|i) )?[{UPPER}][^\W\d_]+){{1,3}})"
+    rf"{SP}*\({SP}*(?:n\.?[º°o]\.?|núm\.?|col\.?|colegiad[oa])?[^\n()]{{0,12}}\Z"
+)
+
+
 def staff_before_their_numbers(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` (sorted) with a patient's or relative's span right before an employee or
     collegiate number retyped as staff (see above)."""
@@ -571,6 +582,31 @@ def staff_before_their_numbers(text: str, spans: Sequence[PHISpan]) -> list[PHIS
         ):
             out[i] = replace(span, type=STAFF, source=RULE)
     return out
+
+
+_NOT_STAFF_WORDS = INSTITUTION_WORDS | SPECIALTY_WORDS
+
+
+def staff_named_before_their_numbers(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted) with a staff name that no span covers added before the bracket of
+    an employee or collegiate number (see above)."""
+    out = list(spans)
+    added = []
+    for i, span in enumerate(out):
+        if span.type not in (EMPLOYEE_ID, COLLEGIATE_ID):
+            continue
+        previous_end = out[i - 1].end if i else 0
+        m = _NAME_BEFORE_NUMBER.search(text, max(previous_end, span.start - 70), span.start)
+        if m is None:
+            continue
+        words = [w for w in m["name"].split() if w[0].isupper()]
+        if (
+            all(w.lower() in clinical_words() for w in words)
+            or any(w.isupper() or normalize(w) in _NOT_STAFF_WORDS for w in words)  # "FEA Hematología"
+        ):
+            continue
+        added.append(PHISpan(*m.span("name"), STAFF, 1.0, RULE))
+    return sorted([*out, *added]) if added else out
 
 
 # A code of capitals and digits joined by hyphens or slashes that the model cut to its digits,
