@@ -439,3 +439,34 @@ def test_a_post_or_a_service_before_a_number_is_no_staff_name(text):
     assert not [
         s for s, t in found if t == "NOMBRE_PERSONAL_SANITARIO" and ("FEA" in s or "Servicio" in s or "Hemato" in s)
     ]
+
+
+_LOWER_CASE_NOTE = (
+    "motivo: intoxicacion.\nen españa desde 2019, antes 2 años en italia (foggia).\n"
+    "dom: c/ del castillo 9, 2º b - abarán   tlf 642 118 093\nhosp. de la vega lorenzo guirao - cieza // urgencias\n"
+    "viene con su hijo.\nno alergias.\nsin tratamiento.\nsigue igual.\nse va a casa.\nfirma la alta.\n"
+)
+
+
+@pytest.mark.parametrize("town", ["foggia", "abarán", "cieza"])
+def test_places_in_a_lower_case_note_after_a_country_or_a_dash(town):
+    model = [("c/ del castillo 9, 2º b", "CALLE"), ("hosp. de la vega lorenzo guirao", "HOSPITAL"), ("italia", "PAIS")]
+    assert (town, "TERRITORIO") in spans_of(_LOWER_CASE_NOTE, model)
+
+
+def test_a_listed_town_after_a_hospital_and_a_dash():
+    text = "Hospital Comarcal de Vinaròs - Vinaròs\nServicio de Urgencias"
+    found = spans_of(text, [("Hospital Comarcal de Vinaròs", "HOSPITAL")])
+    assert found[-1] == ("Vinaròs", "TERRITORIO")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hospital Clínic La Fe\nHospital de Dia Oncològic — Torre A, planta 1",  # a building
+        "Vive en España (Madrid).",
+    ],
+)
+def test_no_dashed_town_where_the_field_goes_on(text):
+    found = spans_of(text, [("Hospital de Dia Oncològic", "HOSPITAL")] if "Torre" in text else [])
+    assert ("Torre", "TERRITORIO") not in found

@@ -132,6 +132,7 @@ from deid_crf.deid.recognizers.places import (
     places_in_datelines,
     split_at_slashes,
     towns_after_countries,
+    towns_after_dashes,
     towns_before_countries,
 )
 from deid_crf.deid.recognizers.population_groups import find_civil_status, find_population_groups
@@ -527,6 +528,7 @@ class RuleLayer:
             spans = areas_with_their_place(text, names_over_elisions(text, organisations(text, spans)))
             spans = hospitals_without_their_town(text, spans)
             spans = places_in_datelines(text, towns_after_countries(text, places_by_name(text, spans)))
+            spans = towns_after_dashes(text, spans)
             spans = streets_with_their_estates(text, street_tails(text, towns_before_countries(text, spans)))
             spans = other_names_of_places(text, joined_places(text, split_at_slashes(text, spans)))
             spans = newborns_mothers(text, hyphenated_names(text, without_titles(text, spans)))

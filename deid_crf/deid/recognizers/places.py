@@ -84,6 +84,10 @@ _BRACKETED = re.compile(
     rf"{SP}*\)"
 )
 _MORE_TOWNS = re.compile(rf"(?:{SP}*(?:,|y|e|i){SP}*)(?P<town>{_NAME})")
+# (in a note written in lower case, one place in lower case: "antes 2 años en italia (foggia)";
+# not a word of clinical text: "(nativa)", "(materna)")
+_LOWER_WORD = r"[a-zñáéíóúüçàèò]{3,}"
+_LOWER_BRACKETED = re.compile(rf"{SP}*\({SP}*(?P<town>{_LOWER_WORD}(?:[ -]{_LOWER_WORD})?)(?P<more>){SP}*\)")
 
 
 def find_neighbourhoods(text: str) -> Iterator[Match]:
@@ -100,11 +104,21 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     by_range = {(s.start, s.end): s for s in spans}
     replaced: set[tuple[int, int]] = set()
     added: list[PHISpan] = []
+    lower_case = None
     for country in spans:
-        if country.type != COUNTRY or not (m := _BRACKETED.match(text, country.end)):
+        if country.type != COUNTRY:
+            continue
+        m = _BRACKETED.match(text, country.end)
+        if m is None and text[country.start : country.end].islower():
+            if lower_case is None:
+                lower_case = is_lower_case_note(text)
+            m = _LOWER_BRACKETED.match(text, country.end) if lower_case else None
+            if m is not None and any(w in clinical_words() for w in m.group("town").split()):
+                m = None
+        if m is None:
             continue
         places = [m.span("town"), *(t.span("town") for t in _MORE_TOWNS.finditer(text, *m.span("more")))]
-        if m.group("region") is not None:
+        if m.groupdict().get("region") is not None:
             places.append(m.span("region"))
         for place in places:
             same = by_range.get(place)
@@ -114,6 +128,40 @@ def towns_after_countries(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                 continue
             added.append(PHISpan(*place, TERRITORY, 1.0, RULE))
     return sorted([s for s in spans if (s.start, s.end) not in replaced] + added)
+
+
+# A listed town after a dash that follows a street, a hospital or a health centre (``c/ del
+# castillo 9, 2º b - abarán``, ``hosp. de la vega lorenzo guirao - cieza``, ``Hospital Comarcal
+# – Vinaròs``), ending the field: a TERRITORIO span of its own where no span is. In a note in lower case, in
+# lower case too, unless a word of clinical text. The guide splits: 2 (dev18).
+_DASH_BEFORE_TOWN = re.compile(rf"{SP}+[-–—]{SP}+(?=[^\W\d_])")
+_BEFORE_A_DASHED_TOWN = frozenset(("CALLE", "HOSPITAL", "CENTRO_SALUD"))
+# (the town ends the field: "Hospital de Dia — Torre A, planta 1" names a building)
+_TOWN_ENDS = re.compile(rf"{SP}*(?:$|[\n,.;:·|/()])|{SP}{{2,}}", re.MULTILINE)
+
+
+def towns_after_dashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
+    """``spans`` (sorted, not overlapping) plus the listed town after a dash that follows a
+    street's, a hospital's or a health centre's span (see above)."""
+    added = []
+    lower_case = None
+    for i, span in enumerate(spans):
+        if span.type not in _BEFORE_A_DASHED_TOWN or not (dash := _DASH_BEFORE_TOWN.match(text, span.end)):
+            continue
+        start = dash.end()
+        end = max(_listed_place_ends(text, start), default=None)
+        if end is None or (i + 1 < len(spans) and spans[i + 1].start < end) or not _TOWN_ENDS.match(text, end):
+            continue
+        name = text[start:end]
+        if name.islower():
+            if lower_case is None:
+                lower_case = is_lower_case_note(text)
+            if not lower_case or name in clinical_words() or name.title() in LOWER_CASE_TOWNS_THAT_ARE_WORDS:
+                continue
+        elif not name[0].isupper():
+            continue
+        added.append(PHISpan(start, end, TERRITORY, span.confidence, RULE))
+    return sorted([*spans, *added]) if added else list(spans)
 
 
 # A letter's dateline: the place, a comma and the date opening a line ("Ponferrada, 21 de
