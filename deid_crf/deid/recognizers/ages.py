@@ -279,12 +279,16 @@ def patients_before_their_age(text: str, spans: Sequence[PHISpan]) -> list[PHISp
     their sex and age (see above)."""
     if ", " not in text:
         return list(spans)
-    coverage = Coverage((s.start, s.end) for s in spans)
+    coverage = None  # built at the first candidate: most texts have none
     added = []
     for age in _SEX_AND_AGE_AFTER.finditer(text):
         line_start = text.rfind("\n", 0, age.start()) + 1
         name = _NAME_BEFORE_AGE.search(text, max(line_start, age.start() - 80), age.start())
-        if name is None or coverage.overlaps(*name.span("name")):
+        if name is None:
+            continue
+        if coverage is None:
+            coverage = Coverage((s.start, s.end) for s in spans)
+        if coverage.overlaps(*name.span("name")):
             continue
         words = name["name"].split()
         if all(w.lower() in clinical_words() for w in words):

@@ -58,7 +58,8 @@ def find_hospital_acronyms(text: str) -> Iterator[Match]:
 # ``Medicina Interna · HCL``, ``Cardiología — HVP —``, ``derivar a cardio hci``): a HOSPITAL
 # span. Clinical acronyms of that shape (``Cardiología - HTA``) are left out. The guide
 # splits: 5 (dev3, dev11, dev14, dev15); MEDDOCAN train and dev: none.
-_H_ACRONYM = re.compile(r"(?<![\w\-/.])(?:H[A-Z]{2,5}|h[a-z]{2,3})(?![\w\-/])")
+_H_ACRONYM = re.compile(r"(?<![\w\-/.])H[A-Z]{2,5}(?![\w\-/])")
+_LOWER_H_ACRONYM = re.compile(r"(?<![\w\-/.])h[a-z]{2,3}(?![\w\-/])")  # (only in a note in lower case)
 _SERVICE_BEFORE = re.compile(r"(?P<word>[^\W\d_]+)\.?(?:\s+(?:del|de)|\s*[—–·|-]|\s+)\s*\Z")
 _SERVICE_WORDS = frozenset(
     {normalize(w) for w in SPECIALTY_WORDS}
@@ -73,9 +74,12 @@ _CLINICAL_H_ACRONYMS = frozenset(
 
 def find_hospitals_after_services(text: str) -> Iterator[Match]:
     """A hospital's acronym right after a specialty or a service (see above)."""
-    for m in _H_ACRONYM.finditer(text):
+    acronyms = _H_ACRONYM.finditer(text)
+    if is_lower_case_note(text):
+        acronyms = [*acronyms, *_LOWER_H_ACRONYM.finditer(text)]
+    for m in acronyms:
         acronym = m.group()
-        if acronym.upper() in _CLINICAL_H_ACRONYMS or (acronym.islower() and not is_lower_case_note(text)):
+        if acronym.upper() in _CLINICAL_H_ACRONYMS:
             continue
         start = m.start()
         line_start = text.rfind("\n", 0, start) + 1

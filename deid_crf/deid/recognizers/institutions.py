@@ -663,27 +663,23 @@ def hospitals_without_their_town(text: str, spans: Sequence[PHISpan]) -> list[PH
     places = None
     for span in spans:
         m = _HOSPITAL_THEN_TOWN.fullmatch(text, span.start, span.end) if span.type == HOSPITAL else None
-        if m is not None and not (town_is_listed := normalize(m.group("town")) in municipalities()):
-            if places is None:
-                places = {normalize(text[s.start : s.end]) for s in spans if s.type == TERRITORY}
-            town_is_listed = (
-                is_listed_place(text, *m.span("town"))
-                or normalize(m.group("town")) in places
-                or any(  # here or where the text names it again
-                    is_town_before_its_country(text, again.end())
-                    for again in re.finditer(rf"(?<!\w){re.escape(m.group('town'))}(?!\w)", text)
-                )
-            )
-        if m is not None and town_is_listed:
+        if m is not None and _PREPOSITION_BEFORE.search(text, max(0, span.start - 12), span.start):
             words = [normalize(w) for w in re.findall(r"[^\W\d_]+", m.group("name"))]
-            if (
-                any(w not in _GENERIC_HOSPITAL_WORDS for w in words)
-                and words[-1] not in _TITLES_BEFORE_OF
-                and _PREPOSITION_BEFORE.search(text, max(0, span.start - 12), span.start)
-            ):
-                out.append(replace(span, end=m.end("name"), source=RULE, text="", replacement=None))
-                out.append(PHISpan(m.start("town"), m.end("town"), TERRITORY, span.confidence, RULE))
-                continue
+            if any(w not in _GENERIC_HOSPITAL_WORDS for w in words) and words[-1] not in _TITLES_BEFORE_OF:
+                town = m.group("town")
+                if normalize(town) in municipalities() or is_listed_place(text, *m.span("town")):
+                    town_is_known = True
+                else:
+                    if places is None:
+                        places = {normalize(text[s.start : s.end]) for s in spans if s.type == TERRITORY}
+                    town_is_known = normalize(town) in places or any(  # here or where the text names it again
+                        is_town_before_its_country(text, again.end())
+                        for again in re.finditer(rf"(?<!\w){re.escape(town)}(?!\w)", text)
+                    )
+                if town_is_known:
+                    out.append(replace(span, end=m.end("name"), source=RULE, text="", replacement=None))
+                    out.append(PHISpan(m.start("town"), m.end("town"), TERRITORY, span.confidence, RULE))
+                    continue
         out.append(span)
     return out
 

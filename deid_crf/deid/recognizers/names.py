@@ -122,13 +122,19 @@ _SURNAMES_BEFORE = re.compile(
 def surnames_before_given_names(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` plus the surnames in capitals before each given name (see above)."""
     out = list(spans)
-    coverage = Coverage((s.start, s.end) for s in spans)
+    coverage = None  # built at the first candidate: most texts have none
     for span in spans:
-        if span.type not in NAME_TYPES or not text[span.start : span.end].isupper():
+        if span.type not in NAME_TYPES or not text[max(0, span.start - 4) : span.start].rstrip(" \t").endswith(","):
+            continue
+        if not text[span.start : span.end].isupper():
             continue
         line_start = text.rfind("\n", 0, span.start) + 1
         m = _SURNAMES_BEFORE.search(text, max(line_start, span.start - 60), span.start)
-        if m is None or coverage.overlaps(*m.span("surnames")):
+        if m is None:
+            continue
+        if coverage is None:
+            coverage = Coverage((s.start, s.end) for s in spans)
+        if coverage.overlaps(*m.span("surnames")):
             continue
         if m.start() - line_start > _LABEL_WIDTH or not _LABEL_BEFORE.fullmatch(text, line_start, m.start()):
             continue
