@@ -39,9 +39,10 @@ SPLITS = (
     "dev16",
     "dev17",
     "dev18",
+    "dev19",
     "test",
-)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9, dev16,
-# dev17 and dev18 in real notes' formats
+)  # guide data: dev2 in formats the halves lack; dev3 and dev10 to dev15 in theirs; dev4 to dev9 and
+# dev16 to dev19 in real notes' formats
 NGRAM = 8
 
 

@@ -618,11 +618,15 @@ def test_plates_and_vins_looked_for_in_texts_that_hold_their_core_are_every_one(
     from deid_crf.deid.recognizers import vehicles
 
     def everywhere(text):
+        def context(start):
+            before = line_before(text, start, vehicles._CONTEXT_WIDTH)
+            return before if before.strip() else text[max(0, start - len(before) - 30) : start]
+
         found = [
             (m.start(), m.end(), vehicles.VEHICLE_ID)
             for p in (vehicles._PLATE, vehicles._VIN)
             for m in p.finditer(text)
-            if vehicles._CONTEXT.search(line_before(text, m.start(), vehicles._CONTEXT_WIDTH))
+            if vehicles._CONTEXT.search(context(m.start()))
         ]
         # (and a foreign plate after the word for a plate, wherever that word is)
         found += [

@@ -470,3 +470,40 @@ def test_a_listed_town_after_a_hospital_and_a_dash():
 def test_no_dashed_town_where_the_field_goes_on(text):
     found = spans_of(text, [("Hospital de Dia Oncològic", "HOSPITAL")] if "Torre" in text else [])
     assert ("Torre", "TERRITORIO") not in found
+
+
+# --------------------------------------------------------------- from dev19's misses
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Triatge\n  Nivell: 2 (taronja)\n  Infermera: C. Pons   núm. E31077\n", "C. Pons"),
+        ("Metge responsable: Jordi Puig Vidal\n", "Jordi Puig Vidal"),
+        ("Erizaina: Miren Etxeberria\n", "Miren Etxeberria"),
+    ],
+)
+def test_staff_fields_in_the_co_official_languages_and_an_initial(text, name):
+    assert (name, "NOMBRE_PERSONAL_SANITARIO") in spans_of(text)
+
+
+def test_a_plate_on_the_line_after_the_word_for_it():
+    text = "Es titular de un turismo (matrícula\n6612 DFR) que lleva aparcado"
+    assert ("6612 DFR", "IDENTIF_VEHICULOS_NRSERIE_PLACAS") in spans_of(text)
+
+
+def test_a_lower_case_town_after_an_address_in_a_lower_case_note():
+    text = (
+        "motivo: colico renal.\ndom: c/ juan muñoz 14, ático b, leganés   tlf 689 204 551\nviene con su hijo.\n"
+        "no alergias.\nsin tratamiento.\nsigue igual.\nse va a casa.\nfirma la alta.\nbebe poco.\nrepartidor.\n"
+    )
+    found = spans_of(text, [("c/ juan muñoz 14, ático b", "CALLE")])
+    assert ("leganés", "TERRITORIO") in found
+
+
+@pytest.mark.parametrize(
+    "name", ["Hospital Distrital de Bragança", "Hospital San Pedro de Alcántara", "Hospital San Juan de Dios"]
+)
+def test_a_hospital_named_after_its_district_or_a_saint_of_a_place_stays_whole(name):
+    text = f"Revisado en el {name} en 2024."
+    assert (name, "HOSPITAL") in spans_of(text, [(name, "HOSPITAL")])

@@ -35,7 +35,8 @@ from dataclasses import replace
 from functools import cache
 
 from deid_crf.deid.recognizers.common import SP, STREET, TERRITORY, is_lower_case_note, listed_names
-from deid_crf.deid.recognizers.places import SPANISH_PLACE_LISTS
+from deid_crf.deid.recognizers.lower_case_names import clinical_words
+from deid_crf.deid.recognizers.places import LOWER_CASE_TOWNS_THAT_ARE_WORDS, SPANISH_PLACE_LISTS
 from deid_crf.gazetteers.spanish import ADDRESS_WORDS, STREET_TYPES, UPPER, normalize
 from deid_crf.text.spans import RULE, PHISpan
 
@@ -74,6 +75,11 @@ _TOWN_AFTER_ADDRESS = re.compile(
 _LISTED_TOWN_AFTER = re.compile(
     rf",{SP}*(?:\d{{5}}{SP}+)?(?P<town>(?:(?:La|El|Los|Las|Es|Sa|A|O|L'){SP}*)?{_TOWN_WORD}"
     rf"(?:{SP}+(?:(?:de|del|la|las|los|el|d'){SP}*)?{_TOWN_WORD}){{0,3}})(?=[ ]{{2,}}|\t|{SP}*(?:[\n\r,.;(·|]|$))"
+)
+_LOWER_LISTED_TOWN_AFTER = re.compile(
+    rf",{SP}*(?:\d{{5}}{SP}+)?(?P<town>[a-zñáéíóúàèòïüç][^\W\d_]{{2,}}(?:-[^\W\d_]+)*"
+    rf"(?:{SP}+(?:(?:de|del|la|las|los|el){SP}+)?[a-zñáéíóúàèòïüç][^\W\d_]{{2,}}){{0,3}})"
+    rf"(?=[ ]{{2,}}|\t|{SP}*(?:[\n\r,.;(·|]|$))"
 )
 # In a note written in lower case, a listed town in lower case ("c/ carrera, 22, 2º izda, arnedo").
 _LOWER_TOWN_WORD = r"[a-zñáéíóúàèòïüç][^\W\d_]{2,}(?:-[^\W\d_]+)*"
@@ -153,7 +159,7 @@ def street_tails(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
                     out.append(PHISpan(*town[2], TERRITORY, span.confidence, RULE))
                 span = PHISpan(town[1], town[3], TERRITORY, span.confidence, RULE)
             elif (
-                (m := _LISTED_TOWN_AFTER.match(text, span.end))
+                (m := _LISTED_TOWN_AFTER.match(text, span.end) or _lower_case_town_after(text, span.end))
                 and not any(s.start < m.end("town") and m.start("town") < s.end for s in ordered[i + 1 : i + 3])
                 and listed_town(m["town"])
             ):
@@ -186,6 +192,15 @@ def _town_after_address(text: str, span: PHISpan) -> tuple[int, int, tuple[int, 
         (m.start("postcode"), m.start("postcode") + len(m.group("postcode").rstrip())) if m.group("postcode") else None
     )
     return m.start("comma"), m.start("town"), postcode, m.end("town")
+
+
+def _lower_case_town_after(text: str, end: int) -> re.Match[str] | None:
+    """In a note written in lower case, a town in lower case after the comma that ends an
+    address (``c/ juan muñoz 14, ático b, leganés``), not a word of clinical text."""
+    m = _LOWER_LISTED_TOWN_AFTER.match(text, end)
+    if m is None or not is_lower_case_note(text) or m["town"] in clinical_words():
+        return None
+    return None if m["town"].title() in LOWER_CASE_TOWNS_THAT_ARE_WORDS else m
 
 
 def listed_town(name: str) -> bool:

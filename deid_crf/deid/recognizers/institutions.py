@@ -633,8 +633,15 @@ _GENERIC_HOSPITAL_WORDS = frozenset(
     universitari universitària general clínico clínica clínic comarcal complejo complexo complex
     asistencial sanitario sanitaria provincial regional central materno infantil maternoinfantil
     centro médico medico consorcio insular militar alta resolución y i e de del la las los el
-    policlínica ciudad área area nacional fundación fundació universidad universitat consorci consorcio h""".split()
+    policlínica ciudad área area nacional fundación fundació universidad universitat consorci consorcio h
+    distrital district cantonal municipal departamental county""".split()
 )
+# Saints whose name holds "de" and a place (``Hospital San Pedro de Alcántara``, ``San Juan de
+# Dios``): the hospital's name, whole, though the place is a town.
+_SAINTS_OF = frozenset(
+    normalize(w) for w in "Alcántara Dios Ávila Asís Borja Padua Loyola Calasanz Aquino Paúl Sales Jesús Lima".split()
+)
+_SAINT_BEFORE = re.compile(rf"(?:San|Santa|Sant|Santo|Sao|São){SP}+[^\W\d_]+\Z")
 # (a title's name goes on with "de": "Príncipe de Asturias", "Virgen de la Victoria")
 _TITLES_BEFORE_OF = frozenset(normalize(w) for w in "virgen señora príncipe princesa infanta infante reina rey".split())
 # Running text, where the notes name where a patient was treated (``en el Hospital Tres Mares
@@ -665,7 +672,9 @@ def hospitals_without_their_town(text: str, spans: Sequence[PHISpan]) -> list[PH
         m = _HOSPITAL_THEN_TOWN.fullmatch(text, span.start, span.end) if span.type == HOSPITAL else None
         if m is not None and _PREPOSITION_BEFORE.search(text, max(0, span.start - 12), span.start):
             words = [normalize(w) for w in re.findall(r"[^\W\d_]+", m.group("name"))]
-            if any(w not in _GENERIC_HOSPITAL_WORDS for w in words) and words[-1] not in _TITLES_BEFORE_OF:
+            saint = normalize(m.group("town")) in _SAINTS_OF and _SAINT_BEFORE.search(m.group("name"))
+            own = any(w not in _GENERIC_HOSPITAL_WORDS for w in words) and words[-1] not in _TITLES_BEFORE_OF
+            if own and not saint:
                 town = m.group("town")
                 if normalize(town) in municipalities() or is_listed_place(text, *m.span("town")):
                     town_is_known = True

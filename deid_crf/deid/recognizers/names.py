@@ -460,7 +460,9 @@ def _name_field(labels: str) -> re.Pattern[str]:
         # (or a table's row: ``| Paciente      | PICHLER, WALBURGA |``)
         rf"^{SP}*(?:\|{SP}*)?(?:{labels})(?:{SP}*/{SP}*(?:{labels}))?{SP}*(?:\.?{SP}*:|\.{{2,}}{SP}*:?|(?P<bar>\|))"
         rf"{SP}*(?:{_COURTESY}{SP}*)?"
-        rf"(?P<name>(?!{_COURTESY}){_WORD}(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
+        # (maybe a given name's initial first: "Infermera: C. Pons")
+        rf"(?P<name>(?!{_COURTESY})(?:[{UPPER}]\.{SP}?(?=[{UPPER}][^\W\d_]))?{_WORD}"
+        rf"(?:{SP}(?:(?:de|del|de{SP}la|de{SP}los|y|i){SP})?{_WORD}){{0,4}})"
         # and then the end of the field: punctuation, the end of the line or a wide gap
         rf"(?={SP}*(?:[.,;(|·]|$)|{SP}{{2,}})",
         re.IGNORECASE | re.MULTILINE,
@@ -470,6 +472,8 @@ def _name_field(labels: str) -> re.Pattern[str]:
 _STAFF_FIELD = _name_field(
     rf"médic[oa](?:{SP}+(?:responsable|adjunt[oa]|residente|de{SP}+familia))?|doctor[a]?|facultativ[oa]"
     rf"|responsable{SP}+clínic[oa]|enfermer[oa](?:{SP}+responsable)?|matrona|remitid[oa]{SP}+por|firmado{SP}+por"
+    # (Catalan, Galician and Basque: "Infermera:", "Metge responsable:", "Enfermeira:", "Erizaina:")
+    rf"|infermer[a]?(?:{SP}+responsable)?|metge(?:{SP}+responsable)?|metgessa|llevadora|enfermeir[oa]|erizaina?"
     rf"|fdo|informado{SP}+por|realizado{SP}+por"
     # the other staff a report or a sheet names in a field ("Residente: Laura …", "MIR: …")
     rf"|residente|mir|adjunt[oa]|supervisor[a]?|trabajador[a]?{SP}+social|fisioterapeutas?|logopeda|psicólog[oa]"

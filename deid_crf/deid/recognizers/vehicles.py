@@ -60,7 +60,10 @@ def find_vehicle_ids(text: str) -> Iterator[Match]:
         if held.search(text) is None:
             continue
         for m in pattern.finditer(text):
-            if _CONTEXT.search(line_before(text, m.start(), _CONTEXT_WIDTH)):
+            before = line_before(text, m.start(), _CONTEXT_WIDTH)
+            if not before.strip():  # opening its line: the word may end the line before ("(matrícula⏎6612 DFR)")
+                before = text[max(0, m.start() - len(before) - 30) : m.start()]
+            if _CONTEXT.search(before):
                 found.append((m.start(), m.end(), VEHICLE_ID))
     if any(word in text for word in _FOREIGN_PLATE_WORDS):  # (few texts hold one: plain substrings first)
         for m in _FOREIGN_PLATE.finditer(text):
