@@ -427,7 +427,8 @@ def test_a_trimmed_candidate_stays_a_candidate():
     ("text", "value", "type_", "kept"),
     [
         ("mascarilla nasal AirFit N20 talla M.\n   - Uso mínimo", "M", "NOMBRE_PERSONAL_SANITARIO", False),
-        ("Enfermera: M. Pérez de Nanclares · nº", "M", "NOMBRE_PERSONAL_SANITARIO", True),  # an initial
+        # an initial (not in a staff field, whose rule takes the whole name: "Enfermera: M. Pérez …")
+        ("Enfermera de noche M. Pérez de Nanclares · nº", "M", "NOMBRE_PERSONAL_SANITARIO", True),
         ("| 2 inhalaciones     | mañana         |", "mañana", "NOMBRE_SUJETO_ASISTENCIA", False),
         ("con apoyo de la mediadora de Cruz Roja", "de", "HOSPITAL", False),
         ("Sexo: M\n", "M", "SEXO_SUJETO_ASISTENCIA", True),  # a sex letter is a span of its own
