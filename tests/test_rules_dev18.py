@@ -507,3 +507,23 @@ def test_a_lower_case_town_after_an_address_in_a_lower_case_note():
 def test_a_hospital_named_after_its_district_or_a_saint_of_a_place_stays_whole(name):
     text = f"Revisado en el {name} en 2024."
     assert (name, "HOSPITAL") in spans_of(text, [(name, "HOSPITAL")])
+
+
+@pytest.mark.parametrize(
+    ("text", "street", "postcode", "town"),
+    [
+        ("Adreça a Bèlgica .... Kerkstraat 41, 9000 Gent\nTelèfons .... 665 08 31 74", "Kerkstraat 41", "9000", "Gent"),
+        ("Domicilio en Alemania: Hauptstraße 12, 80331 München\n", "Hauptstraße 12", "80331", "München"),
+    ],
+)
+def test_a_foreign_address_whose_country_the_label_names(text, street, postcode, town):
+    found = spans_of(text)
+    assert (street, "CALLE") in found
+    assert (postcode, "TERRITORIO") in found
+    assert (town, "TERRITORIO") in found
+
+
+def test_an_address_in_spain_after_such_a_label_is_left_to_the_other_rules():
+    from deid_crf.deid.recognizers.places import find_foreign_addresses
+
+    assert list(find_foreign_addresses("Domicilio en España: Calle Mayor 12, 28001 Madrid\n")) == []

@@ -852,6 +852,16 @@ _FOREIGN_ADDRESS = re.compile(
     rf"(?P<town>{_WORD}(?:{SP}+{_WORD}){{0,2}}){SP}*(?:\(|,{SP}*)(?P<country>{_WORD}(?:{SP}+{_WORD}){{0,2}})"
 )
 _SPAIN = frozenset({"espana", "spain", "espanya", "espainia"})
+# (or the country named in the label, the town ending the line: "Adreça a Bèlgica ....
+# Kerkstraat 41, 9000 Gent", "Domicilio en Alemania: Hauptstraße 12, 80331 München")
+_FOREIGN_ADDRESS_AFTER_COUNTRY = re.compile(
+    rf"(?i:domicilio|direcci[oó]n|adre[çc]a|enderezo|helbidea|address|residencia){SP}+(?i:en|a|in){SP}+"
+    rf"(?P<country>{_WORD}(?:{SP}+{_WORD})?){SP}*(?::|\.{{2,}}){SP}*"
+    rf"(?P<street>{_FOREIGN_STREET}),{SP}*"
+    rf"(?P<postcode>(?=[A-Z0-9 -]*\d)[A-Z0-9][A-Z0-9 -]{{2,8}}[A-Z0-9])?{SP}+"
+    rf"(?P<town>{_WORD}(?:{SP}+{_WORD}){{0,2}})(?={SP}*(?:$|[,.;(]))",
+    re.MULTILINE,
+)
 
 
 # Where a label can begin: its first letters, in the three cases a note writes it. Found by
@@ -876,7 +886,8 @@ def _label_starts(text: str) -> list[int]:
 
 def find_foreign_addresses(text: str) -> Iterator[Match]:
     """The street, postcode and town of a foreign home address line (see above)."""
-    for m in finditer_at(_FOREIGN_ADDRESS, text, _label_starts(text)):
+    starts = _label_starts(text)
+    for m in [*finditer_at(_FOREIGN_ADDRESS, text, starts), *finditer_at(_FOREIGN_ADDRESS_AFTER_COUNTRY, text, starts)]:
         country = normalize(m.group("country"))
         if country in _SPAIN or country not in _countries():
             continue
