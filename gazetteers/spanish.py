@@ -319,6 +319,9 @@ _OCCUPATIONS = """
     pastelero pocero quiosquero relojero sastre tapicero teleoperador tractorista vaquero viticultor
     vendimiador afilador herrador leñador molinero curtidor talabartero descorchador picador aparador
     quesero envasador gerocultor pelotari ertzaina arrantzale enfermeiro tendeiro dependenta bomber
+    instructor buzo percebeiro redero hortelano charcutero procurador asistenta niñera apicultor
+    barrenista cantero marmolista ferrallista encofrador gruista montador esteticista masajista
+    futbolista ciclista entrenador árbitro sacristán hostelero bedel
 """
 OCCUPATION_STEMS = tuple(_OCCUPATIONS.split())
 # Seasons (P6.2: "Otoño del 2017"), a date when a year follows them.

@@ -527,3 +527,17 @@ def test_an_address_in_spain_after_such_a_label_is_left_to_the_other_rules():
     from deid_crf.deid.recognizers.places import find_foreign_addresses
 
     assert list(find_foreign_addresses("Domicilio en España: Calle Mayor 12, 28001 Madrid\n")) == []
+
+
+def test_two_staff_names_after_one_label_split_at_a_spaced_slash():
+    text = "Recibe: Ginés Tomás Belmonte\nTCAE noche: Loli / Mari Ángeles\n"
+    found = spans_of(text, [("Loli / Mari Ángeles", "NOMBRE_PERSONAL_SANITARIO")])
+    assert ("Loli", "NOMBRE_PERSONAL_SANITARIO") in found
+    assert ("Mari Ángeles", "NOMBRE_PERSONAL_SANITARIO") in found
+
+
+def test_a_job_in_capitals_opening_a_line_before_its_employer():
+    text = "ANAMNESIS\nINSTRUCTOR DE BUCEO EN BUCEO PUNTA RESTINGA SL. A LAS 11:10 HA SALIDO"
+    found = spans_of(text)
+    assert ("INSTRUCTOR DE BUCEO", "PROFESION") in found
+    assert ("BUCEO PUNTA RESTINGA SL", "OTROS_SUJETO_ASISTENCIA") in found

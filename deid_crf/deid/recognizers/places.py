@@ -721,7 +721,8 @@ _JOINED_BY_AND = re.compile(rf"(?<=[^\W\d_]){SP}+(?:y|i|e){SP}+(?=[{UPPER}])")
 
 def split_at_slashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each TERRITORIO span of two names joined by a slash, or by a
-    conjunction where the whole is no listed name, cut in two."""
+    conjunction where the whole is no listed name, cut in two; and a person's span of two
+    names joined by a spaced slash."""
     out = []
     for span in spans:
         start = span.start
@@ -736,8 +737,18 @@ def split_at_slashes(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
             for m in cuts:
                 out.append(PHISpan(start, m.start(), span.type, span.confidence, RULE))
                 start = m.end()
+        elif span.type in _PERSON_TYPES and "/" in text[span.start : span.end]:
+            # two people after one label ("TCAE noche: Loli / Mari Ángeles"): two spans (MEDDOCAN
+            # train and dev hold no name span with a slash)
+            for m in _SPACED_SLASH.finditer(text, span.start, span.end):
+                out.append(PHISpan(start, m.start(), span.type, span.confidence, RULE))
+                start = m.end()
         out.append(span if start == span.start else PHISpan(start, span.end, span.type, span.confidence, RULE))
     return out
+
+
+_PERSON_TYPES = frozenset(("NOMBRE_SUJETO_ASISTENCIA", "NOMBRE_PERSONAL_SANITARIO", "FAMILIARES_SUJETO_ASISTENCIA"))
+_SPACED_SLASH = re.compile(rf"(?<=[^\W\d_]){SP}+/{SP}+(?=[{UPPER}])")
 
 
 # Two TERRITORIO spans the model cut one place into: joined by a particle ("Puerto" +

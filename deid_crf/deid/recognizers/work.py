@@ -113,7 +113,7 @@ _LISTED_CUE = (
 # A job's complements: "de" and a word, a word, or Catalan "d'" and a lower-case word
 # ("conductor d'autobús").
 _COMPLEMENT = (
-    rf"(?:{SP}+(?:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}|{SP}*d['’](?-i:[a-zàèéíïòóúü]+))"
+    rf"(?:{SP}+(?i:de|del|de{SP}+la|de{SP}+los|de{SP}+las){SP}+{_WORD}|{SP}+{_WORD}|{SP}*d['’](?-i:[a-zàèéíïòóúü]+))"
 )
 _REST = rf"(?P<rest>{_COMPLEMENT}{{0,2}})"
 # Where a cue can begin is checked first: at a letter that opens one of its words, a
@@ -164,7 +164,7 @@ _JOB_ALONE = re.compile(
 # (or before the employer's capitalised name, "Estibador de la Autoridad Portuaria de Ceuta";
 # not before a colon, where a listed job is a form's label: "Ayudante: Dra. …")
 _AFTER_JOB_ALONE = re.compile(
-    rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa]|jubilat|jubilada|xubilad[oa])(?!\w)|(?:por|para|en){SP})"
+    rf"{SP}*(?:\.(?!\.)|[;,]|$)|{SP}+(?:(?:jubilad[oa]|retirad[oa]|jubilat|jubilada|xubilad[oa])(?!\w)|(?:por|para|en|POR|PARA|EN){SP})"
     rf"|{SP}+(?:de|del)(?:{SP}+(?:la|el|los|las))?{SP}+[{UPPER}]",
     re.MULTILINE,
 )
