@@ -898,7 +898,10 @@ def _label_starts(text: str) -> list[int]:
 def find_foreign_addresses(text: str) -> Iterator[Match]:
     """The street, postcode and town of a foreign home address line (see above)."""
     starts = _label_starts(text)
-    for m in [*finditer_at(_FOREIGN_ADDRESS, text, starts), *finditer_at(_FOREIGN_ADDRESS_AFTER_COUNTRY, text, starts)]:
+    found = list(finditer_at(_FOREIGN_ADDRESS, text, starts))
+    streets = {m.start("street") for m in found}
+    found += [m for m in finditer_at(_FOREIGN_ADDRESS_AFTER_COUNTRY, text, starts) if m.start("street") not in streets]
+    for m in found:
         country = normalize(m.group("country"))
         if country in _SPAIN or country not in _countries():
             continue
