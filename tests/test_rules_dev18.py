@@ -539,3 +539,15 @@ def test_two_staff_names_after_one_label_split_at_a_spaced_slash():
 def test_a_job_in_capitals_opening_a_line_before_where_it_is_done():
     text = "ANAMNESIS\nINSTRUCTOR DE BUCEO EN BUCEO PUNTA RESTINGA SL. A LAS 11:10 HA SALIDO"
     assert ("INSTRUCTOR DE BUCEO", "PROFESION") in spans_of(text)
+
+
+def test_relatives_ages_in_brackets_each_with_its_unit():
+    text = "La hija vive con su marido y dos niños pequeños (3 años y 18 meses); teléfono 654 902 117."
+    found = spans_of(text, [("dos niños pequeños", "FAMILIARES_SUJETO_ASISTENCIA")])
+    assert ("3 años", "FAMILIARES_SUJETO_ASISTENCIA") in found
+    assert ("18 meses", "FAMILIARES_SUJETO_ASISTENCIA") in found
+
+
+def test_a_bracket_after_a_relative_with_no_age_adds_none():
+    text = "Vive con su hijo (mayor) y la nuera (enfermera)."
+    assert [s for s, t in spans_of(text) if t == "FAMILIARES_SUJETO_ASISTENCIA"] == ["hijo", "nuera"]

@@ -774,6 +774,12 @@ def _with_their_numerals(text: str, spans: list[PHISpan]) -> list[PHISpan]:
 _AGES_IN_BRACKETS = re.compile(
     rf"{SP}*\({SP}*(?P<ages>\d{{1,3}}(?:{SP}*(?:,|y|e|i){SP}*\d{{1,3}})*)(?:{SP}+(?P<unit>años|anys|anos|a))?{SP}*\)"
 )
+# (each age with its own unit, "dos niños pequeños (3 años y 18 meses)")
+_AGE_WITH_UNIT = rf"\d{{1,3}}{SP}*(?:años|anys|anos|meses|mesos|a|m)(?!\w)"
+_UNIT_AGES_IN_BRACKETS = re.compile(
+    rf"{SP}*\({SP}*(?P<ages>{_AGE_WITH_UNIT}(?:{SP}*(?:,|y|e|i){SP}*{_AGE_WITH_UNIT})*){SP}*\)"
+)
+_ONE_AGE_WITH_UNIT = re.compile(_AGE_WITH_UNIT)
 
 
 # A relative's age right after the relative's name and a comma (``padre, Ramón Sainz, 75
@@ -811,6 +817,12 @@ def _bracketed_ages(text: str, spans: list[PHISpan]) -> list[PHISpan]:
                 added.append(PHISpan(*m.span("age"), RELATIVE, 1.0, RULE))
             elif len(age) == 1 and age[0].type == AGE and (age[0].start, age[0].end) == m.span("age"):
                 retyped[(age[0].start, age[0].end)] = replace(age[0], type=RELATIVE, source=RULE)
+        if span.type == RELATIVE and not _AGES_IN_BRACKETS.match(text, span.end):
+            if (m := _UNIT_AGES_IN_BRACKETS.match(text, span.end)) and not coverage.overlaps(*m.span("ages")):
+                added += [
+                    PHISpan(*a.span(), RELATIVE, 1.0, RULE) for a in _ONE_AGE_WITH_UNIT.finditer(text, *m.span("ages"))
+                ]
+            continue
         if span.type != RELATIVE or not (m := _AGES_IN_BRACKETS.match(text, span.end)):
             continue
         if (
