@@ -100,7 +100,7 @@ rules-table: install
 recall-curve: install
 	$(PY) -m deid_crf.experiments.recall_curve --data-dir $(DATA_DIR) --model $(MODEL_DIR)
 
-## Model alone and shipped pipeline on the multi-format notes (evaluation/notes): dev, dev2 … dev19 and test, per type.
+## Model alone and shipped pipeline on the multi-format notes (evaluation/notes): dev, dev2 … dev20 and test, per type.
 eval-notes: install
 	$(PY) -m deid_crf.experiments.eval_notes --model $(MODEL_DIR)
 
@@ -135,7 +135,7 @@ figures: install
 	$(PY) -m deid_crf.experiments.figures --data-dir $(DATA_DIR) --model $(MODEL_DIR) \
 		--grid-csv results/$(basename $(notdir $(GRID))).csv --out docs/figures
 
-## The multi-format evaluation notes as BRAT (evaluation/notes/brat/{dev,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,test}) from their markup source.
+## The multi-format evaluation notes as BRAT (evaluation/notes/brat/{dev,dev2,dev3,dev4,dev5,dev6,dev7,dev8,dev9,dev10,dev11,dev12,dev13,dev14,dev15,dev16,dev17,dev18,dev19,dev20,test}) from their markup source.
 notes-brat: install
 	$(PY) -m deid_crf.io.markup evaluation/notes/markup/dev evaluation/notes/brat/dev
 	$(PY) -m deid_crf.io.markup evaluation/notes/markup/dev2 evaluation/notes/brat/dev2
@@ -156,6 +156,7 @@ notes-brat: install
 	$(PY) -m deid_crf.io.markup evaluation/notes/markup/dev17 evaluation/notes/brat/dev17
 	$(PY) -m deid_crf.io.markup evaluation/notes/markup/dev18 evaluation/notes/brat/dev18
 	$(PY) -m deid_crf.io.markup evaluation/notes/markup/dev19 evaluation/notes/brat/dev19
+	$(PY) -m deid_crf.io.markup evaluation/notes/markup/dev20 evaluation/notes/brat/dev20
 	$(PY) -m deid_crf.io.markup evaluation/notes/markup/test evaluation/notes/brat/test
 
 ## Lint and format check (ruff), as CI runs it.

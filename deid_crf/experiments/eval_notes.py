@@ -3,7 +3,7 @@
     python -m deid_crf.experiments.eval_notes [--model models/crf] [--half dev2 --half test]
                                                [--json OUT.json]          # or: make eval-notes
 
-The notes come in twenty splits (``evaluation/notes/README.md``): ``dev``, the first guide
+The notes come in twenty-one splits (``evaluation/notes/README.md``): ``dev``, the first guide
 half, used for many rounds of rule fixes; ``dev2``, guide data in other formats written
 later; ``dev3``, fresh guide data in the first corpus's formats, written after dev2 had
 been used up; ``dev4``, fresh guide data in the formats real hospital notes come in
@@ -13,7 +13,7 @@ training notes; ``dev7``, written blind to judge the rules drawn from dev6; ``de
 drawn from dev7; ``dev9``, written blind to judge the rules drawn from all the guide splits' common misses;
 ``dev10``, written blind in the test half's formats to judge those drawn from dev9;
 ``dev11``, ``dev12``, ``dev13``, ``dev14`` and ``dev15``, written blind in those formats again by
-five more authors; ``dev16`` to ``dev19``, written blind in the formats real hospitals send and an
+five more authors; ``dev16`` to ``dev20``, written blind in the formats real hospitals send and an
 outside reviewer would test; and ``test``. For each split asked for (default: all of
 them) it scores the
 model alone and the shipped pipeline (the model, the rule layer and name propagation: what
@@ -60,6 +60,7 @@ SPLITS = (
     "dev17",
     "dev18",
     "dev19",
+    "dev20",
     "test",
 )
 
