@@ -551,3 +551,45 @@ def test_relatives_ages_in_brackets_each_with_its_unit():
 def test_a_bracket_after_a_relative_with_no_age_adds_none():
     text = "Vive con su hijo (mayor) y la nuera (enfermera)."
     assert [s for s, t in spans_of(text) if t == "FAMILIARES_SUJETO_ASISTENCIA"] == ["hijo", "nuera"]
+
+
+# --------------------------------------------------------------- from dev20's misses
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("pCO2 54. Cultivo de esputo (MB26-119034): H. influenzae sensible.", "MB26-119034"),
+        ("ESTUDIO N.º: Q26/11847                 TIPO: PIEZA", "Q26/11847"),
+        ("hemocultivos (H26-00418) E. coli", "H26-00418"),
+        ("de Microbiología (Majadahonda), muestra\nCNM26/118734: IgM fase II", "CNM26/118734"),
+        ("Vídeo-EEG n.º VEEG26-0142\n", "VEEG26-0142"),
+    ],
+)
+def test_a_samples_or_a_studys_code(text, code):
+    assert (code, "ID_CONTACTO_ASISTENCIAL") in spans_of(text)
+
+
+@pytest.mark.parametrize("text", ["estudio de 2019-2020 en la cohorte", "Cultivo en medio MH-2 a 37 ºC"])
+def test_no_sample_code_where_none_is_written(text):
+    assert not [s for s in spans_of(text) if s[1] == "ID_CONTACTO_ASISTENCIAL"]
+
+
+def test_a_number_sign_left_in_a_span_is_cut():
+    text = "Cultivo del líquido pleural (n.º 26M-08817): Streptococcus intermedius."
+    assert ("26M-08817", "ID_CONTACTO_ASISTENCIAL") in spans_of(text, [("º 26M", "CALLE")])
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("su neta Aina es\ninfermera en el Hospital Universitari Son Espases.", "infermera"),
+        ("Es camarero en un hotel de Calvià.", "camarero"),
+    ],
+)
+def test_a_listed_job_after_es_before_where_it_is_done(text, job):
+    assert (job, "PROFESION") in spans_of(text)
+
+
+def test_es_before_an_adjective_is_no_job_cue():
+    assert not [s for s in spans_of("El dolor es importante en la zona.") if s[1] == "PROFESION"]

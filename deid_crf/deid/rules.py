@@ -85,6 +85,7 @@ from deid_crf.deid.recognizers.labelled_ids import (
     find_biometric_codes,
     find_collegiate,
     find_labelled_ids,
+    find_sample_codes,
     ids_with_their_letters,
     labels_cut_from_ids,
     staff_before_their_numbers,
@@ -228,6 +229,12 @@ RECOGNIZERS: dict[str, Recognizer] = {
         Recognizer("bank", (OTHER_SUBJECT,), find_bank_accounts, "IBAN and bank accounts"),
         Recognizer("nass", (INSURANCE_ID,), find_nass, "social-security numbers (check digits or NASS label)"),
         Recognizer("collegiate", (COLLEGIATE_ID,), find_collegiate, "collegiate NN NN NNNNN"),
+        Recognizer(
+            "sample_code",
+            (CONTACT_ID,),
+            find_sample_codes,
+            "a sample's or a study's code: Cultivo de esputo (MB26-119034)",
+        ),
         Recognizer(
             "labelled_ids",
             (
@@ -571,6 +578,10 @@ _FIELD_GAP = re.compile(r"[ ]{3,}|\t")
 _END_PUNCTUATION = ",;:"
 
 
+# The ordinal sign of a number sign ("n.º"), which the tokenizer may leave to the number.
+_LEADING_ORDINAL_SIGN = re.compile(r"[º°ª][ \t]*(?=\w)")
+
+
 def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
     """``span`` cut before a wide gap inside it, and without punctuation, a function word,
     an age unit's abbreviation dot or the dot of a name's last initial that ends it, or a
@@ -598,6 +609,8 @@ def _tidy_edges(text: str, span: PHISpan) -> PHISpan:
     if not person:
         while (head := _LEADING_PREPOSITION.match(text, start, end)) and head.end() < end:
             start = head.end()
+    if (sign := _LEADING_ORDINAL_SIGN.match(text, start, end)) and sign.end() < end:
+        start = sign.end()  # "n.º 26M-08817": the number sign's "º" is no part of the number
     if span.type in _PLACES and (head := _LEADING_ARTICLE.match(text, start, end)) and head.end() < end:
         start = head.end()  # "el Valle del Jiu": a place's article in lower case is no part of its name
     if span.type == INSTITUTION and (honorific := _HONORIFIC_BEFORE.search(text, max(0, start - 12), start)):

@@ -57,6 +57,7 @@ from deid_crf.deid.recognizers.common import (
     STREET,
     TERRITORY,
     Match,
+    letter_first,
     line_before,
 )
 from deid_crf.deid.recognizers.lower_case_names import clinical_words
@@ -375,6 +376,29 @@ def _value_after(text: str, label: re.Match[str], field: Field) -> tuple[int, in
     if _RECORD_LABEL.fullmatch(label.group()) and (prefix := _RECORD_PREFIX.match(value.group("value"))):
         start += prefix.end()
     return start, value.end("value")
+
+
+# A laboratory's or a service's code for a sample or a study, after what it numbers
+# (``Cultivo de esputo (MB26-119034)``, ``hemocultivos (H26-00418)``, ``muestra CNM26/118734``,
+# ``ESTUDIO N.º: Q26/11847``, ``Vídeo-EEG n.º VEEG26-0142``): letters and the year's two digits,
+# or the year's two digits and letters, then a hyphen or a slash and the number. The guide
+# splits annotate them as the episode's identifiers (ID_CONTACTO_ASISTENCIAL, 6 of 6); MEDDOCAN
+# train and dev hold no such code.
+_SAMPLE_CUES = (
+    "cultivo hemocultivo hemocultivos urocultivo coprocultivo muestra muestras estudio biopsia citología "
+    "petición solicitud eeg"
+).split()
+_SAMPLE_CODE = re.compile(
+    rf"{letter_first(_SAMPLE_CUES)}(?![\w])[^\n():;]{{0,30}}?"
+    rf"(?:\({SP}*(?:{_NUMBER_SIGN}{SP}*)?|{SP}*(?:{_NUMBER_SIGN}|:){SP}*:?{SP}*|{SP}+|{SP}*\n{SP}*)"
+    rf"(?P<code>(?:[A-Z]{{1,4}}\d{{2}}[A-Z]?|\d{{2}}[A-Z]{{1,3}})[-/]\d{{3,7}})(?![\w/-])"
+)
+
+
+def find_sample_codes(text: str) -> Iterator[Match]:
+    """A sample's or a study's code after what it numbers (see above)."""
+    for m in _SAMPLE_CODE.finditer(text):
+        yield m.start("code"), m.end("code"), CONTACT_ID
 
 
 def find_labelled_ids(text: str) -> Iterator[Match]:

@@ -190,7 +190,8 @@ _JOB_BEFORE_RETIRED = re.compile(
 # "(quesero en cabrales)")
 _JOB_AT_EMPLOYER = re.compile(
     # (each alternative opens with a literal character: re skips to the next one in C)
-    rf"(?:,|\)|\(|é(?<!\wé)s{SP}+|f(?<!\wf)o[ui]{SP}+)(?:{SP}*|{SP}*\n{SP}*)(?P<head>{_WORD})"
+    # (and Spanish "es"/"Es", maybe before a wrapped line's break: "su neta Aina es⏎infermera en el Hospital …")
+    rf"(?:,|\)|\(|é(?<!\wé)s{SP}+|f(?<!\wf)o[ui]{SP}+|[eE](?<!\w[eE])s(?={SP}|\n))(?:{SP}*|{SP}*\n{SP}*)(?P<head>{_WORD})"
     rf"(?P<rest>(?:{SP}+(?:de|del|de{SP}+la){SP}+{_WORD})?)"
     rf"(?={SP}+(?:en|a|na|no){SP}+(?:(?P<article>el|la|los|las|un|una|o|a){SP}+)?(?P<next>[^\W\d_]))"
 )
