@@ -1077,3 +1077,22 @@ def test_the_job_at_employer_patterns_literal_first_alternatives_find_what_the_p
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
         assert [m.span() for m in work._JOB_AT_EMPLOYER.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+def test_sample_codes_looked_for_from_their_first_character_are_every_code():
+    from deid_crf.deid.recognizers import labelled_ids
+
+    plain = re.compile(r"(?<![\w/-])(?:[A-Z]{1,4}\d{2}[A-Z]?|\d{2}[A-Z]{1,3})[-/]\d{3,7}(?![\w/-])")
+    rng = random.Random(71)
+    codes = ("MB26", "Q26", "26M", "CNM26", "H26", "26", "VEEG26", "2A")
+    pieces = ("-", "/", "119034", "0142", "12", " ", "x", "\n", "ñ", "_", "B", "(")
+    found = 0
+    for _ in range(6000):
+        text = "".join(
+            rng.choice(pieces) + rng.choice(codes) + rng.choice("-/ ") + rng.choice(("119034", "0142", "12", "x9"))
+            for _ in range(rng.randint(1, 4))
+        )
+        expected = [m.span() for m in plain.finditer(text)]
+        assert [m.span() for m in labelled_ids._SAMPLE_CODE.finditer(text)] == expected, text
+        found += len(expected)
+    assert found > 100

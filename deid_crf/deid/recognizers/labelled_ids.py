@@ -388,17 +388,23 @@ _SAMPLE_CUES = (
     "cultivo hemocultivo hemocultivos urocultivo coprocultivo muestra muestras estudio biopsia citología "
     "petición solicitud eeg"
 ).split()
+# (the code looked for first, then the cue before it: codes are rare, the cues' letters common)
+# (opening with the class of its first characters and what precedes checked after: re skips
+# to the next capital or digit in C; the same matches as "(?<![\w/-])(?:[A-Z]{1,4}\d{2}[A-Z]?|\d{2}[A-Z]{1,3})…")
 _SAMPLE_CODE = re.compile(
+    r"[A-Z\d](?<![\w/-].)(?:(?<=[A-Z])[A-Z]{0,3}\d{2}[A-Z]?|(?<=\d)\d[A-Z]{1,3})[-/]\d{3,7}(?![\w/-])"
+)
+_SAMPLE_CUE_BEFORE = re.compile(
     rf"{letter_first(_SAMPLE_CUES)}(?![\w])[^\n():;]{{0,30}}?"
-    rf"(?:\({SP}*(?:{_NUMBER_SIGN}{SP}*)?|{SP}*(?:{_NUMBER_SIGN}|:){SP}*:?{SP}*|{SP}+|{SP}*\n{SP}*)"
-    rf"(?P<code>(?:[A-Z]{{1,4}}\d{{2}}[A-Z]?|\d{{2}}[A-Z]{{1,3}})[-/]\d{{3,7}})(?![\w/-])"
+    rf"(?:\({SP}*(?:{_NUMBER_SIGN}{SP}*)?|{SP}*(?:{_NUMBER_SIGN}|:){SP}*:?{SP}*|{SP}+|{SP}*\n{SP}*)\Z"
 )
 
 
 def find_sample_codes(text: str) -> Iterator[Match]:
     """A sample's or a study's code after what it numbers (see above)."""
     for m in _SAMPLE_CODE.finditer(text):
-        yield m.start("code"), m.end("code"), CONTACT_ID
+        if _SAMPLE_CUE_BEFORE.search(text, max(0, m.start() - 60), m.start()):
+            yield m.start(), m.end(), CONTACT_ID
 
 
 def find_labelled_ids(text: str) -> Iterator[Match]:
