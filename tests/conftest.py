@@ -32,6 +32,19 @@ UNSEEN = ("Filiberta", "Gorostiza Ventanal", "745120", "19/08/1949", "60")
 FAKE_PHI = [p[0] for p in PATIENTS] + [UNSEEN[0], "Quirtanilla", "Gorostiza"]
 
 
+def rule_layer_spans(text: str, model: list[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """The shipped rule layer's ``(surface, type)`` spans of ``text``, given the model's
+    spans as ``(surface, type)`` pairs (each at its first occurrence)."""
+    from deid_crf.deid.rules import rule_layer
+    from deid_crf.text.spans import MODEL, PHISpan
+
+    given = []
+    for surface, type_ in model:
+        start = text.index(surface)
+        given.append(PHISpan(start, start + len(surface), type_, 0.9, MODEL))
+    return [(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, sorted(given))]
+
+
 def make_document(doc_id: str, parts: list[str | tuple[str, str]]) -> Document:
     """Concatenate ``parts``; a ``(text, TYPE)`` part becomes an entity."""
     text, entities = "", []

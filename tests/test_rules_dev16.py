@@ -6,19 +6,9 @@ phones and extensions, signature legends, interval ends and entry headings."""
 from __future__ import annotations
 
 import pytest
+from conftest import rule_layer_spans
 
-from deid_crf.deid.rules import rule_layer
-from deid_crf.text.spans import MODEL, PHISpan
-
-
-def spans_of(text: str, model: list[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """The shipped rule layer's ``(surface, type)`` spans of ``text``, given the model's
-    spans as ``(surface, type)`` pairs (each at its first occurrence)."""
-    given = []
-    for surface, type_ in model:
-        start = text.index(surface)
-        given.append(PHISpan(start, start + len(surface), type_, 0.9, MODEL))
-    return [(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, sorted(given))]
+spans_of = rule_layer_spans
 
 
 @pytest.mark.parametrize(

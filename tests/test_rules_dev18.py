@@ -1,24 +1,15 @@
-"""Rules for what the guide splits dev–dev17 still missed at the stop after 32a024a: a listed
-town after an address the model stopped short of, a district and its municipality after a
-spaced dash, the Basque side ``eskuma``, a weekday heading a progress note's entry, and the
-place of a letter's dateline."""
+"""Rules for what the guide splits dev–dev20 still missed at the stop after 32a024a: towns after
+addresses, datelines and dashes, weekday headings, patients before their age, surnames before a
+given name, staff fields and numbers, nicknames, hospitals abroad and their towns, hospital
+acronyms after a specialty, employers, plates, foreign addresses, sample codes, jobs, feasts,
+bodies and relatives' ages."""
 
 from __future__ import annotations
 
 import pytest
+from conftest import rule_layer_spans
 
-from deid_crf.deid.rules import rule_layer
-from deid_crf.text.spans import MODEL, PHISpan
-
-
-def spans_of(text: str, model: list[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """The shipped rule layer's ``(surface, type)`` spans of ``text``, given the model's
-    spans as ``(surface, type)`` pairs (each at its first occurrence)."""
-    given = []
-    for surface, type_ in model:
-        start = text.index(surface)
-        given.append(PHISpan(start, start + len(surface), type_, 0.9, MODEL))
-    return [(text[s.start : s.end], s.type) for s in rule_layer("default").apply(text, sorted(given))]
+spans_of = rule_layer_spans
 
 
 # --------------------------------------------------------------- addresses

@@ -111,8 +111,8 @@ def given_names_after_comma(text: str, spans: Sequence[PHISpan]) -> list[PHISpan
 # The surnames in capitals before a comma and the given name the model found, opening the
 # line after a label at most (``Gaixoa / Paciente ....... AIT OUAHMANE, MOHAMED``, ``PACIENTE
 # PETROV, STOYAN GEORGIEV``; one space between their words, so not a label before a wide gap):
-# a span of the given name's type of their own, as the guide
-# splits write such headers (the model takes the given name alone in 2 of dev18's 3).
+# a span of the given name's type of their own, as the guide splits write such headers (the
+# model takes the given name alone in 2 of dev18's 3).
 _SURNAMES_BEFORE = re.compile(
     rf"(?<![\w'’-])(?P<surnames>[{UPPER}][{UPPER}'’-]+(?: (?:(?:DE|DEL|DE LA|DE LOS|Y|I|EL|AL|VAN|VON|DA|DOS) )?"
     rf"[{UPPER}][{UPPER}'’-]+){{0,3}}),{SP}*\Z"
@@ -165,7 +165,7 @@ _CALLED = re.compile(
     rf"(?<!\w)(?:(?P<call>(?i:le|la|lo|les|los|las){SP}+(?:llaman|llamaban|llamen|dicen)|(?i:lle|li|la){SP}+"
     rf"(?:chaman|chamen|chamaban|diuen|diem|criden)|(?i:conocid[oa]|co[ñn]ecid[oa]|conegut|coneguda)"
     rf"(?:{SP}+|{SP}*\n{SP}*)(?:en|por|per|entre|no|na){SP}+(?:(?:el|la|o|a|su|sus|els){SP}*\n?{SP}*)?"
-    rf"(?:pueblo|barrio|aldea|familia|casa|todos|amigos|vecinos|trabajo|poble|pobo|aldea|vila|veïns|barri)"
+    rf"(?:pueblo|barrio|aldea|familia|casa|todos|amigos|vecinos|trabajo|poble|pobo|vila|veïns|barri)"
     rf"(?:{SP}+|{SP}*\n{SP}*)(?:como|com))"
     rf"|conocid[oa]{SP}+como|apodad[oa])"
     rf"{SP}+(?P<open>[\"«“'‘])?(?:(?:el|la){SP}+)?(?P<nick>{_WORD})(?(open)[\"»”'’])(?![\w-])"
