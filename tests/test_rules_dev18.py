@@ -584,3 +584,15 @@ def test_a_listed_job_after_es_before_where_it_is_done(text, job):
 
 def test_es_before_an_adjective_is_no_job_cue():
     assert not [s for s in spans_of("El dolor es importante en la zona.") if s[1] == "PROFESION"]
+
+
+@pytest.mark.parametrize(
+    ("text", "job", "employer"),
+    [
+        ("a la vuelta entró como maquinista\nen Renfe y allí siguió hasta jubilarse.", "maquinista", "Renfe"),
+        ("operario de matadero\nen Carns de l'Empordà SL (Vilafant).", "operario de matadero", "Carns de l'Empordà SL"),
+        ("Fue práctico de puerto\nen Port of Antwerp toda su vida laboral.", "práctico de puerto", "Port of Antwerp"),
+    ],
+)
+def test_an_employer_after_a_job_across_a_wrapped_line_and_with_catalan_or_english_particles(text, job, employer):
+    assert (employer, "OTROS_SUJETO_ASISTENCIA") in spans_of(text, [(job, "PROFESION")])

@@ -482,7 +482,8 @@ _WORK_VERB = (
 )
 # "en"/"para" and maybe an article, a few lower-case words after the job or the verb first
 # ("durante treinta años", "muchos años", "a turnos").
-_AT = rf"(?:{SP}+[a-záéíóúñ]+){{0,3}}?{SP}+(?:en|para)(?:{SP}+(?:el|la|los|las|un|una))?{SP}+"
+# (across a wrapped line's break too: "entró como maquinista⏎en Renfe")
+_AT = rf"(?:{SP}+[a-záéíóúñ]+){{0,3}}?(?:{SP}+|{SP}*\n{SP}*)(?:en|para)(?:{SP}+(?:el|la|los|las|un|una))?{SP}+"
 _AFTER_JOB = re.compile(_AT)
 _AFTER_WORK_VERB = re.compile(
     rf"(?<!\w){_WORK_VERB}(?:{SP}+(?:como|de){SP}+[^\W\d_]+(?:{SP}+[^\W\d_]+){{0,2}}?)?{_AT}\Z", re.IGNORECASE
@@ -534,9 +535,10 @@ _WORKED_AT = re.compile(
 # A word of each cue of _WORKED_AT, looked for first (most notes have none).
 _WORK_WORDS = ("trabaj", "emplead", "contratad", "clase", "ejerc", "jubilad")
 _EMPLOYER_WORD = rf"[{UPPER}][^\W_]*(?:['’&.-][^\W_]+)*"
+# (its particles in Catalan and English too: "Carns de l'Empordà SL", "Port of Antwerp")
 _EMPLOYER_NAME = re.compile(
-    rf"{_EMPLOYER_WORD}(?:{SP}+(?:(?:de|del|y|e|&|de{SP}+la|de{SP}+los|de{SP}+las){SP}+)?{_EMPLOYER_WORD}){{0,4}}"
-    rf"(?![\w-])"
+    rf"{_EMPLOYER_WORD}(?:{SP}+(?:(?:de|del|y|e|i|&|of|and|de{SP}+la|de{SP}+los|de{SP}+las){SP}+|de{SP}+l['’]|d['’])?"
+    rf"{_EMPLOYER_WORD}){{0,4}}(?![\w-])"
 )
 _NOT_EMPLOYER_WORDS = frozenset(
     normalize(w)
