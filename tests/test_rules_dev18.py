@@ -596,3 +596,10 @@ def test_es_before_an_adjective_is_no_job_cue():
 )
 def test_an_employer_after_a_job_across_a_wrapped_line_and_with_catalan_or_english_particles(text, job, employer):
     assert (employer, "OTROS_SUJETO_ASISTENCIA") in spans_of(text, [(job, "PROFESION")])
+
+
+def test_a_basque_weekday_in_brackets_after_a_date_is_a_date_of_its_own():
+    text = "Data / Fecha: 2026/11/24 (asteartea)      Lehentasuna / Prioridad: ohikoa"
+    found = spans_of(text, [("2026/11/24", "FECHAS")])
+    assert ("2026/11/24", "FECHAS") in found
+    assert ("asteartea", "FECHAS") in found

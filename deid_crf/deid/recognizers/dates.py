@@ -681,25 +681,34 @@ _YEAR_ALONE = re.compile(
 _NAMED_DATE_WORDS = frozenset(w.lower() for w in (*MONTHS, *SEASONS, *HOLIDAYS))
 
 
+# (or in brackets after it, a span of its own as the Spanish, Catalan and Galician weekdays there:
+# "2026/11/24 (asteartea)", the guide splits' dev20)
+_BASQUE_WEEKDAY_IN_BRACKETS = re.compile(rf"{SP}*\({SP}*(?P<day>{_BASQUE_WEEKDAY}){SP}*\)")
+
+
 def dates_with_their_basque_weekday(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
     """``spans`` with each date span widened over a Basque weekday written right after it
-    or right before it (see :data:`_BASQUE_WEEKDAY_AFTER`)."""
+    or right before it (see :data:`_BASQUE_WEEKDAY_AFTER`), and a Basque weekday in
+    brackets right after it a date span of its own."""
     if not any(word in text for word in _BASQUE_WEEKDAY_STEMS):
         return list(spans)
     out = list(spans)
+    added = []
     for i, span in enumerate(out):
         if span.type != DATE:
             continue
         start, end = span.start, span.end
         following = out[i + 1].start if i + 1 < len(out) else len(text)
-        if (after := _BASQUE_WEEKDAY_AFTER.match(text, end)) and after.end() <= following:
+        if (bracketed := _BASQUE_WEEKDAY_IN_BRACKETS.match(text, end)) and bracketed.end("day") <= following:
+            added.append(PHISpan(*bracketed.span("day"), DATE, span.confidence, RULE))
+        elif (after := _BASQUE_WEEKDAY_AFTER.match(text, end)) and after.end() <= following:
             end = after.end()
         previous = out[i - 1].end if i else 0
         if (before := _BASQUE_WEEKDAY_BEFORE.search(text, max(previous, start - 16), start)) is not None:
             start = before.start()
         if (start, end) != (span.start, span.end):
             out[i] = replace(span, start=start, end=end, source=RULE, text="", replacement=None)
-    return out
+    return sorted([*out, *added]) if added else out
 
 
 def dates_with_their_year(text: str, spans: Sequence[PHISpan]) -> list[PHISpan]:
