@@ -186,6 +186,7 @@ _DATE_WORDS = (
     *("Navidad", "Semana Santa", "día de Reyes", "primavera", "años 60", "año 2000", "dos mil", "Mil"),
     *("\nvie 18 — ", "\nmar 15-oct — Alta", "\n  lun. 3 – ", "\ndom 40 — "),  # an entry's weekday and day
     *("\nMiércoles\n", "\n  domingo — guardia", "\nsábado · M", "\nLunes 3"),  # a weekday heading an entry
+    *("\n24/XI\n", "\n29-X. Trabajo", "\n  3-IV", "| 9/11 |", "| 3/12 | T", "|1/2|"),  # headings and cells
     *("2025eko otsailaren 26a", "1999ko urriaren 3an", "2024 MAIATZAREN 40"),  # Basque, the year first
     *("la madrugada del 18.", "noche del 4 al 5", "la tarde del 40", "del 21 al 22:", "do 4 ao 5 "),  # days alone
 )

@@ -603,3 +603,20 @@ def test_a_basque_weekday_in_brackets_after_a_date_is_a_date_of_its_own():
     found = spans_of(text, [("2026/11/24", "FECHAS")])
     assert ("2026/11/24", "FECHAS") in found
     assert ("asteartea", "FECHAS") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("|---|---|---|\n| 9/11 | T | Chega da unidade |\n", "9/11"),
+        ("Dr. Aitor Suárez\n\n24/XI\nHa dormido.", "24/XI"),
+        ("Dra. Leyre (guardia)\n\n29-X. Trabajo Social.\nEntrevista", "29-X"),
+    ],
+)
+def test_a_short_day_month_opening_a_row_and_a_roman_heading(text, date):
+    assert (date, "FECHAS") in spans_of(text)
+
+
+@pytest.mark.parametrize("text", ["|  1/2 | comprimido |\n", "| Kapandji | 8/10 |\n", "Grado 3-IV de la escala"])
+def test_no_date_from_a_fraction_a_score_or_a_grade(text):
+    assert not [s for s in spans_of(text) if s[1] == "FECHAS"]

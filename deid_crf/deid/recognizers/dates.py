@@ -162,6 +162,15 @@ _CELL_DAY_MONTH = re.compile(
     r"(?=[ \t]*(?:\||$)|[ \t]+\d{1,2}[:h.]\d\d|[ \t]+(?:[MTN][ \t]+)?[—–-][ \t]|[ \t]+\()",
     re.MULTILINE,
 )
+# (and a day or a month of one digit, alone in a table row's first cell: "| 9/11 | T |"; not a
+# fraction of two digits, "| 1/2 |", nor a score in a later cell, "| Kapandji | 8/10 |")
+_CELL_SHORT_DAY_MONTH = re.compile(r"^[ \t]*\|[ \t]*(?P<date>(\d\d?)/(\d\d?))(?=[ \t]*\|)", re.MULTILINE)
+# A day and a Roman month alone opening a line, an entry's heading ("24/XI⏎Ha dormido", "29-X.
+# Trabajo Social."): the guide splits 2 of 2; MEDDOCAN none.
+_HEADING_DAY_ROMAN = re.compile(
+    r"^[ \t]*(?P<date>(\d{1,2})[-/](?:XII|XI|IX|X|VIII|VII|VI|IV|V|III|II|I))(?=[ \t]*(?:$|[.—–·:]|-[ \t]))",
+    re.MULTILINE,
+)
 # A two-digit day/month alone anywhere (``(IQ 20/02)``, ``Ecocardiograma TT (16/10)``,
 # ``última cura 09/10``): on the notes' guide halves all 43 such strings are a date (or in
 # one). On MEDDOCAN train and dev the 7 are a visual acuity, a pain score or a pressure
@@ -400,6 +409,8 @@ STARTS: dict[re.Pattern[str], Callable[[str, Anchors], list[int]]] = {
     _BASQUE: lambda text, a: a.digits,
     _DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
     _CELL_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
+    _CELL_SHORT_DAY_MONTH: lambda text, a: starts_before(text, a.day_slashes, 1),
+    _HEADING_DAY_ROMAN: lambda text, a: starts_before(text, a.digits, 1),
     _PADDED_DAY_MONTH: lambda text, a: a.day_slashes,
     _DATE_IN_WORDS: lambda text, a: starts_before(text, a.months, 5),
     _WEEKDAY_DAY_WORD: lambda text, a: a.weekdays,
@@ -591,6 +602,13 @@ def _day_month(text: str, found: Anchors) -> Iterator[Span]:
 def _cell_day_month(text: str, found: Anchors) -> Iterator[Span]:
     for m in _matches(_CELL_DAY_MONTH, text, found):
         if _valid(2000, int(m.group(3)), int(m.group(2))):
+            yield m.start("date"), m.end("date")
+    if "|" in text:
+        for m in _matches(_CELL_SHORT_DAY_MONTH, text, found):
+            if len(m.group("date")) > 3 and _valid(2000, int(m.group(3)), int(m.group(2))):
+                yield m.start("date"), m.end("date")
+    for m in _matches(_HEADING_DAY_ROMAN, text, found):
+        if 1 <= int(m.group(2)) <= 31:
             yield m.start("date"), m.end("date")
 
 
